@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+# maskalloc: the maskable DMA allocator for Linux 6.12 LTS.
+#
+#   make run                 build what is missing, boot, run the demo
+#   make run INTERACTIVE=1   ... and give a shell in the guest instead
+#   make test                every test: parser, userspace harness, KUnit
+#
+# Variables: APPEND="kernel params"  MEM=512M  EXTRA_CONFIG=path/frag.config
+#            JOBS=N  W=1 (extra compiler warnings)
+
+SHELL := /bin/bash
+export EXTRA_CONFIG JOBS W
+MEM ?= 512M
+APPEND ?=
+
+.PHONY: all run test deps tree config kernel initramfs export-patches \
+	reset-tree check-series clean distclean help
+
+all: kernel
+
+help:
+	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
+
+deps:
+	@scripts/ensure-deps
+
+tree: deps
+	@scripts/prepare-tree
+
+config: tree
+	@scripts/configure
+
+kernel: config
+	@scripts/build-kernel
+
+initramfs: tree
+	@scripts/mkinitramfs
+
+run: kernel initramfs
+ifeq ($(INTERACTIVE),1)
+	@scripts/vm-run --interactive --mem $(MEM) --append "kunit.enable=0 $(APPEND)"
+else
+	@scripts/vm-run --mem $(MEM) --append "kunit.enable=0 $(APPEND)" \
+		--file scripts/guest/demo.sh -- sh demo.sh
+endif
+
+test: deps
+	@scripts/run-tests
+
+# Work in build/linux's git history, then bring it back here.
+export-patches:
+	@scripts/export-patches
+
+# Throw away local edits and commits in build/linux and re-apply.
+reset-tree:
+	@git -C build/linux checkout -q -f maskalloc 2>/dev/null; \
+	 git -C build/linux reset -q --hard base; rm -f build/tree.stamp; \
+	 scripts/prepare-tree
+
+clean:
+	rm -rf build/obj build/*.stamp build/test build/initramfs.cpio.gz
+
+distclean:
+	rm -rf build

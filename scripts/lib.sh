@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common settings for the maskalloc build scripts.  Source, do not run.
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+TREE=$BUILD/linux              # extracted 6.12 tree, a git repository
+OBJ=${OBJ:-$BUILD/obj}         # out-of-tree kbuild output (O=)
+TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+SRC=$ROOT/src                  # our new files, at kernel-tree paths
+PATCHES=$ROOT/patches          # series + patches to existing files
+JOBS=${JOBS:-$(nproc)}
+
+# Print a stage banner on stderr so it never mixes with command output.
+stage() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+info() { printf '    %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+kmake() {
+	local cc="gcc"
+	command -v ccache >/dev/null && cc="ccache gcc"
+	CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros \
+	KBUILD_BUILD_TIMESTAMP="${KBUILD_BUILD_TIMESTAMP:-2024-11-17}" \
+	KBUILD_BUILD_USER=maskalloc KBUILD_BUILD_HOST=build \
+	make -C "$TREE" O="$OBJ" ARCH=x86_64 CC="$cc" HOSTCC="$cc" -j"$JOBS" "$@"
+}
