@@ -13,7 +13,7 @@ export EXTRA_CONFIG JOBS W
 MEM ?= 512M
 APPEND ?=
 
-.PHONY: all run test deps tree config kernel initramfs export-patches \
+.PHONY: all run test deps tree config kernel initramfs export-patches check \
 	reset-tree check-series clean distclean help
 
 all: kernel
@@ -62,3 +62,8 @@ clean:
 
 distclean:
 	rm -rf build
+
+# checkpatch --strict + kernel-doc on the series and src/; BISECT=1 also
+# builds each commit of the series.
+check: tree
+	@scripts/check-style

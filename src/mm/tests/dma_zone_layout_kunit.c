@@ -136,6 +136,7 @@ static struct kunit_suite dma_zone_layout_suite = {
 	.name = "dma_zone_layout",
 	.test_cases = dma_zone_layout_cases,
 };
+
 kunit_test_suite(dma_zone_layout_suite);
 
 MODULE_DESCRIPTION("KUnit test of the DMA zone layout");

@@ -1,0 +1,969 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Maskable DMA page allocator.
+ *
+ * Devices that cannot address all of memory (24, 28, 30, 31 bit masks...)
+ * need buffers below an arbitrary physical address.  The buddy allocator
+ * only knows its fixed zones, so this file keeps a pool of low memory,
+ * taken from memblock at boot, and hands it out with a bitmap allocator
+ * that can search below any limit.
+ *
+ * Boot:
+ *   mask_pool_reserve_low()  all free memory below 16 MB (or exactly the
+ *                            size given with maskzone=), memblock reserved
+ *   increase_mask_zone()     optional growth, lowest free memory first
+ *   mask_pool_handover()     after memblock_free_all(): the reserved pages
+ *                            become free pool pages, like __free_pages_core()
+ *
+ * Allocation (alloc_pages_mask_node()):
+ *   1. Unless "maskzone=force", try the buddy allocator first.  A result
+ *      above the mask is given back.  If the mask covers all of low memory
+ *      the buddy result is final and the pool is never touched.
+ *   2. Search the pool.  The bitmaps are indexed in reverse (the highest
+ *      pool pfn is bit 0), so a forward search runs top-down below the mask
+ *      and keeps the lowest memory for the narrowest masks.  A rotating
+ *      cursor makes repeated allocations roughly O(1); it is only used
+ *      while it lies in the upper half of the range allowed by the mask.
+ *   3. If nothing fits and the caller may sleep, wait for frees, bounded
+ *      by mask_timeout (see mask_pool_alloc() for the gfp rules).
+ *
+ * Sizes are rounded up to pages, not to powers of two.  Pages are prepared
+ * with mm's own hooks (post_alloc_hook() per page, free_pages_prepare() per
+ * page), so KASAN, init_on_alloc/free, page_owner and alloc tagging see
+ * ordinary order-0 pages.  Every free path of the page allocator ends in
+ * free_pages_prepare(), which gives pool pages back through
+ * mask_pool_release(); frees of any sub-range of an allocation work.
+ *
+ * Per-page state lives in three bitmaps: @owned (the pool has holes:
+ * kernel text, firmware, the bitmaps themselves), @used (holes are marked
+ * used so that searches skip them) and @head (first page of each
+ * allocated run).  They allow misuse (double free, wrong size) to be
+ * detected and counted instead of corrupting the pool.
+ *
+ * Concurrency: one spinlock, taken with interrupts disabled because pool
+ * pages can be freed from any context that may free pages, protects the
+ * @used and @head bitmaps, the cursor and the free counters.  @owned and
+ * the pool geometry are written only at boot, before the static key is
+ * enabled, and are read-only afterwards.  No locks are held while calling
+ * into the page allocator or while sleeping.  There is no reserve for
+ * atomic allocations: an atomic caller fails when the pool is full.
+ */
+
+#define pr_fmt(fmt) "mask_alloc: " fmt
+
+#include "mask_alloc_internal.h"
+
+/* Boot-time list of reserved ranges; more are ignored with a warning. */
+#define MASK_POOL_MAX_RANGES	64
+
+/**
+ * struct mask_pool - the pool of low memory
+ * @lock:	protects @used, @head, @cursor, @free_pages and @free_seq.
+ *		Taken with spin_lock_irqsave() since mask_pool_release() runs
+ *		on every free path, including from interrupts.
+ * @owned:	bit set if the page belongs to the pool.  Written at boot only.
+ * @used:	bit set if the page is allocated or is a hole.
+ * @head:	bit set on the first (lowest) page of each allocated run.
+ * @base_pfn:	lowest pfn covered by the bitmaps.
+ * @max_pfn:	highest pfn covered by the bitmaps; bit index = @max_pfn - pfn.
+ * @nbits:	number of bits in each bitmap (@max_pfn - @base_pfn + 1).
+ * @cursor:	bit index where the next search may start.
+ * @pool_pages:	pages owned by the pool.  Written at boot only.
+ * @free_pages:	pages currently free.
+ * @free_seq:	incremented on every release, so a waiter that saw the pool
+ *		full cannot miss a free that happened before it slept.
+ * @misuse:	API misuse detected (counted even after WARN_ON_ONCE fired).
+ * @force:	"maskzone=force": never try the buddy allocator first.
+ */
+struct mask_pool {
+	spinlock_t lock;		/* protects the allocation state, see above */
+	unsigned long *owned;
+	unsigned long *used;
+	unsigned long *head;
+	unsigned long base_pfn;
+	unsigned long max_pfn;
+	unsigned long nbits;
+	unsigned long cursor;
+	unsigned long pool_pages;
+	unsigned long free_pages;
+	unsigned long free_seq;
+	atomic_long_t misuse;
+	bool force;
+};
+
+static struct mask_pool mask_pool = {
+	.lock = __SPIN_LOCK_UNLOCKED(mask_pool.lock),
+	.misuse = ATOMIC_LONG_INIT(0),
+};
+
+static DECLARE_WAIT_QUEUE_HEAD(mask_pool_wait);
+
+DEFINE_STATIC_KEY_FALSE(mask_pool_key);
+EXPORT_SYMBOL_GPL(mask_pool_key);
+
+/* Bound for blocking allocations, in jiffies. */
+unsigned long mask_timeout __read_mostly = 5 * HZ;
+EXPORT_SYMBOL_GPL(mask_timeout);
+
+/* Boot state: ranges reserved from memblock ([start, end), page aligned). */
+struct mask_range {
+	phys_addr_t start;
+	phys_addr_t end;
+};
+
+static struct mask_range mask_ranges[MASK_POOL_MAX_RANGES] __initdata;
+static unsigned int mask_nr_ranges __initdata;
+static u64 mask_zone_size __initdata;	/* maskzone=size, 0: default */
+static size_t mask_bitmap_bytes __initdata;	/* bytes of each bitmap */
+
+#define MASK_NO_PFN	ULONG_MAX
+
+static inline unsigned long pfn_to_idx(unsigned long pfn)
+{
+	return mask_pool.max_pfn - pfn;
+}
+
+static inline unsigned long idx_to_pfn(unsigned long idx)
+{
+	return mask_pool.max_pfn - idx;
+}
+
+static inline bool pfn_in_span(unsigned long pfn)
+{
+	return mask_pool.nbits && pfn >= mask_pool.base_pfn &&
+	       pfn <= mask_pool.max_pfn;
+}
+
+/* Number of pages needed for @size bytes, without overflowing. */
+static inline unsigned long size_to_pages(size_t size)
+{
+	return (size >> PAGE_SHIFT) + !!(size & ~PAGE_MASK);
+}
+
+/* First pfn whose page does not lie entirely at or below @mask. */
+static inline unsigned long mask_end_pfn(u64 mask)
+{
+	return (mask >> PAGE_SHIFT) + (((mask & ~PAGE_MASK) + 1) >> PAGE_SHIFT);
+}
+
+static void mask_misuse(void)
+{
+	atomic_long_inc(&mask_pool.misuse);
+}
+
+/*
+ * Search @nr free pages that all lie below @end_pfn, with the first pfn
+ * aligned to 1 << @order.  Marks them used and the first one as head.
+ * Returns the first (lowest) pfn, or MASK_NO_PFN.  Called with the lock held.
+ */
+static unsigned long mask_pool_find(unsigned long nr, unsigned long end_pfn,
+				    unsigned int order)
+{
+	unsigned long size = mask_pool.nbits, first, mid, idx, from, pfn;
+	unsigned long align_mask = (1UL << order) - 1, align_off = 0;
+	bool found = false;
+
+	lockdep_assert_held(&mask_pool.lock);
+
+	if (!size || end_pfn <= mask_pool.base_pfn)
+		return MASK_NO_PFN;
+	/* Index of the highest pfn allowed by the mask. */
+	first = end_pfn > mask_pool.max_pfn ? 0 : pfn_to_idx(end_pfn - 1);
+	if (nr > size - first)
+		return MASK_NO_PFN;
+	/* The run at index idx starts at pfn max_pfn + 1 - nr - idx. */
+	if (align_mask)
+		align_off = (nr - mask_pool.max_pfn - 1) & align_mask;
+
+	/* Upper half of the allowed range: start at the cursor. */
+	mid = first + (size - first) / 2;
+	from = mask_pool.cursor;
+	if (from >= first && from < mid && nr <= mid - from) {
+		idx = bitmap_find_next_zero_area_off(mask_pool.used, mid, from,
+						     nr, align_mask, align_off);
+		found = idx <= mid - nr;
+	}
+	if (!found) {
+		from = first;
+		idx = bitmap_find_next_zero_area_off(mask_pool.used, size, from,
+						     nr, align_mask, align_off);
+		found = idx <= size - nr;
+	}
+	if (!found)
+		return MASK_NO_PFN;
+
+	count_vm_events(MASK_BITMAP_SKIP, idx - from);
+	bitmap_set(mask_pool.used, idx, nr);
+	pfn = idx_to_pfn(idx + nr - 1);
+	__set_bit(pfn_to_idx(pfn), mask_pool.head);
+	mask_pool.free_pages -= nr;
+	mask_pool.cursor = idx + nr < size ? idx + nr : 0;
+	return pfn;
+}
+
+/*
+ * Allocate @nr pool pages below @end_pfn, aligned to 1 << @order.
+ *
+ * Waiting, only if gfpflags_allow_blocking(@gfp):
+ *   default              at most mask_timeout jiffies in total
+ *   __GFP_NORETRY        no waiting
+ *   __GFP_RETRY_MAYFAIL  wait while frees keep arriving; fail after one
+ *                        full mask_timeout without any free
+ *   __GFP_NOFAIL         wait forever (unless the request can never fit)
+ */
+static struct page *mask_pool_alloc(gfp_t gfp, unsigned long nr,
+				    unsigned long end_pfn, unsigned int order)
+{
+	bool can_block = gfpflags_allow_blocking(gfp);
+	bool nofail = gfp & __GFP_NOFAIL;
+	unsigned long left = READ_ONCE(mask_timeout);
+	unsigned long flags, pfn, seq, chunk, waited;
+	long ret;
+
+	might_sleep_if(can_block);
+
+	if (!mask_pool_enabled())
+		return NULL;
+	/* Never fits, whatever is freed: do not wait for it. */
+	if (end_pfn <= mask_pool.base_pfn || nr > mask_pool.pool_pages ||
+	    nr > min(end_pfn, mask_pool.max_pfn + 1) - mask_pool.base_pfn)
+		return NULL;
+
+	for (;;) {
+		spin_lock_irqsave(&mask_pool.lock, flags);
+		pfn = mask_pool_find(nr, end_pfn, order);
+		seq = mask_pool.free_seq;
+		spin_unlock_irqrestore(&mask_pool.lock, flags);
+
+		if (pfn != MASK_NO_PFN)
+			return pfn_to_page(pfn);
+		if (!can_block)
+			return NULL;
+		if (!nofail && ((gfp & __GFP_NORETRY) || !left))
+			return NULL;
+
+		chunk = nofail ? max(READ_ONCE(mask_timeout), 1UL) : left;
+		ret = wait_event_timeout(mask_pool_wait,
+					 READ_ONCE(mask_pool.free_seq) != seq,
+					 chunk);
+		waited = chunk - ret;
+		count_vm_events(MASK_WAIT, waited);
+
+		if (nofail)
+			continue;
+		if (ret && (gfp & __GFP_RETRY_MAYFAIL))
+			left = READ_ONCE(mask_timeout);
+		else
+			left -= min(waited, left);
+	}
+}
+
+static void mask_alloc_warn(gfp_t gfp, size_t size, u64 mask)
+{
+	count_vm_event(MASK_FAIL);
+	if (gfp & __GFP_NOWARN)
+		return;
+	pr_warn_ratelimited("%s: cannot allocate %zu bytes below %#llx, gfp %pGg, %lu KiB free in the pool\n",
+			    current->comm, size, (unsigned long long)mask, &gfp,
+			    READ_ONCE(mask_pool.free_pages) << (PAGE_SHIFT - 10));
+}
+
+/* Try the normal zones; give back anything above the mask. */
+static struct page *mask_alloc_normal(int nid, gfp_t gfp, size_t size,
+				      u64 mask, bool final)
+{
+	unsigned int order = get_order(size);
+	struct page *page;
+
+	if (order > MAX_PAGE_ORDER)
+		return NULL;
+	if (!final)
+		gfp = (gfp & ~__GFP_NOFAIL) | __GFP_NOWARN;
+	if (mask < SZ_4G)
+		gfp |= GFP_DMA32;
+
+	page = alloc_pages_node(nid, gfp, order);
+	if (!page)
+		return NULL;
+	if (page_to_phys(page) + size - 1 > mask) {
+		__free_pages(page, order);
+		return NULL;
+	}
+	count_vm_event(MASK_HIGHER);
+	count_vm_events(MASK_HIGH_WASTE, (PAGE_SIZE << order) - size);
+	return page;
+}
+
+/**
+ * alloc_pages_mask_node - allocate pages below a physical address limit
+ * @nid: preferred node for the normal-zone attempt, or NUMA_NO_NODE
+ * @gfp: GFP flags; no zone modifiers and no __GFP_COMP
+ * @size: size in bytes, rounded up to whole pages (not to a power of two)
+ * @mask: highest physical address any byte of the allocation may have
+ *
+ * Tries the normal zones first (unless "maskzone=force"), then the mask
+ * pool.  Pool allocations are not compound: the first page holds the
+ * reference, the others have a zero refcount, like a non-compound
+ * high-order buddy allocation.  Free with __free_pages_mask() and the same
+ * @size (or page by page after split_page()-style handling).
+ *
+ * Context: Process context if @gfp allows blocking (may then sleep up to
+ * mask_timeout jiffies, or forever with __GFP_NOFAIL); any context
+ * otherwise.
+ * Return: the first page, or NULL on failure or misuse.
+ */
+struct page *alloc_pages_mask_node(int nid, gfp_t gfp, size_t size, u64 mask)
+{
+	unsigned long end_pfn = mask_end_pfn(mask);
+	unsigned long nr, i;
+	struct page *page;
+
+	if (WARN_ON_ONCE(size < MASK_MIN_SIZE) ||
+	    WARN_ON_ONCE(gfp & (GFP_ZONEMASK | __GFP_COMP))) {
+		mask_misuse();
+		return NULL;
+	}
+	nr = size_to_pages(size);
+
+	if (!READ_ONCE(mask_pool.force)) {
+		bool final = end_pfn >= max_low_pfn;
+
+		page = mask_alloc_normal(nid, gfp, size, mask, final);
+		if (page || final)
+			return page;
+	}
+
+	page = mask_pool_alloc(gfp, nr, end_pfn, 0);
+	if (!page) {
+		mask_alloc_warn(gfp, size, mask);
+		return NULL;
+	}
+	for (i = 0; i < nr; i++)
+		post_alloc_hook(page + i, 0, gfp);
+	set_page_refcounted(page);
+	count_vm_event(MASK_ALLOC);
+	count_vm_events(MASK_LOW_WASTE, nr * PAGE_SIZE - size);
+	return page;
+}
+EXPORT_SYMBOL_GPL(alloc_pages_mask_node);
+
+/**
+ * alloc_pages_mask - allocate pages below a physical address limit
+ * @gfp: GFP flags; no zone modifiers and no __GFP_COMP
+ * @size: size in bytes, rounded up to whole pages
+ * @mask: highest physical address any byte of the allocation may have
+ *
+ * alloc_pages_mask_node() on any node.
+ *
+ * Context: See alloc_pages_mask_node().
+ * Return: the first page, or NULL.
+ */
+struct page *alloc_pages_mask(gfp_t gfp, size_t size, u64 mask)
+{
+	return alloc_pages_mask_node(NUMA_NO_NODE, gfp, size, mask);
+}
+EXPORT_SYMBOL_GPL(alloc_pages_mask);
+
+/**
+ * get_pages_mask - allocate memory below a physical address limit
+ * @gfp: GFP flags; no zone modifiers, no __GFP_COMP, no __GFP_HIGHMEM
+ * @size: size in bytes, rounded up to whole pages
+ * @mask: highest physical address any byte of the allocation may have
+ *
+ * Context: See alloc_pages_mask_node().
+ * Return: the kernel virtual address of the memory, or NULL.
+ */
+void *get_pages_mask(gfp_t gfp, size_t size, u64 mask)
+{
+	struct page *page = alloc_pages_mask(gfp, size, mask);
+
+	return page ? page_address(page) : NULL;
+}
+EXPORT_SYMBOL_GPL(get_pages_mask);
+
+/* Is [pfn, pfn + nr) exactly one allocated run?  Called with the lock held. */
+static bool mask_run_is_alloc(unsigned long pfn, unsigned long nr)
+{
+	unsigned long lo, hi, after;
+
+	if (!nr || !pfn_in_span(pfn) || nr - 1 > mask_pool.max_pfn - pfn)
+		return false;
+	lo = pfn_to_idx(pfn + nr - 1);
+	hi = pfn_to_idx(pfn);
+	if (find_next_zero_bit(mask_pool.owned, hi + 1, lo) <= hi ||
+	    find_next_zero_bit(mask_pool.used, hi + 1, lo) <= hi)
+		return false;
+	/* Head at the first page and nowhere else in the run. */
+	if (!test_bit(hi, mask_pool.head) ||
+	    find_next_bit(mask_pool.head, hi, lo) < hi)
+		return false;
+	/* The page after the run must not continue it. */
+	if (!lo)
+		return true;
+	after = lo - 1;
+	return !test_bit(after, mask_pool.owned) ||
+	       !test_bit(after, mask_pool.used) ||
+	       test_bit(after, mask_pool.head);
+}
+
+/**
+ * __free_pages_mask - free pages allocated with alloc_pages_mask()
+ * @page: first page of the allocation
+ * @size: size in bytes, exactly as passed to the allocation
+ *
+ * Pages that came from the normal zones go back with __free_pages().
+ * Pool pages are checked first: @page must start an allocated run of
+ * exactly @size (rounded up to pages); anything else is reported once
+ * with a warning, counted as misuse, and nothing is freed.  If someone
+ * still holds a reference to @page, the other pages are freed now and
+ * @page when that reference is dropped (the __free_pages() rule).
+ *
+ * Context: Any context that may free pages.
+ */
+void __free_pages_mask(struct page *page, size_t size)
+{
+	unsigned long nr, flags, i;
+	bool ok;
+
+	if (WARN_ON_ONCE(!page || size < MASK_MIN_SIZE)) {
+		mask_misuse();
+		return;
+	}
+	if (!mask_pool_page(page)) {
+		__free_pages(page, get_order(size));
+		return;
+	}
+
+	nr = size_to_pages(size);
+	spin_lock_irqsave(&mask_pool.lock, flags);
+	ok = mask_run_is_alloc(page_to_pfn(page), nr);
+	spin_unlock_irqrestore(&mask_pool.lock, flags);
+	if (WARN_ON_ONCE(!ok)) {
+		mask_misuse();
+		return;
+	}
+
+	/*
+	 * Each page goes through mm's free preparation, which hands it back
+	 * to the pool through mask_pool_release().  Last page first, so the
+	 * run keeps its head until the end.
+	 */
+	for (i = nr - 1; i > 0; i--)
+		mask_free_prepare(page + i, 0);
+	if (put_page_testzero(page))
+		mask_free_prepare(page, 0);
+}
+EXPORT_SYMBOL_GPL(__free_pages_mask);
+
+/**
+ * free_pages_mask - free memory allocated with get_pages_mask()
+ * @addr: address returned by get_pages_mask(), or NULL
+ * @size: size in bytes, exactly as passed to the allocation
+ *
+ * Context: Any context that may free pages.
+ */
+void free_pages_mask(void *addr, size_t size)
+{
+	if (addr)
+		__free_pages_mask(virt_to_page(addr), size);
+}
+EXPORT_SYMBOL_GPL(free_pages_mask);
+
+/**
+ * __mask_pool_page - out-of-line part of mask_pool_page()
+ * @page: any page
+ *
+ * Context: Any context.
+ * Return: true if @page is owned by the pool.
+ */
+bool __mask_pool_page(const struct page *page)
+{
+	unsigned long pfn = page_to_pfn(page);
+
+	return pfn_in_span(pfn) && test_bit(pfn_to_idx(pfn), mask_pool.owned);
+}
+
+/**
+ * mask_pool_release - give pool pages back to the pool
+ * @page: first page of the range
+ * @nr_pages: number of pages
+ *
+ * Called at the end of free_pages_prepare() for pool pages, after mm's
+ * free checks and poisoning, so every way of freeing pages works for any
+ * sub-range of an allocation: __free_pages() including its tail rule,
+ * split_page() followed by free_page(), free_pages_exact(), folio_put()
+ * of a compound allocation, and __free_pages_mask().  If the range was the
+ * beginning of an allocated run, the page after it becomes the new head.
+ * A page that is not allocated (double free) is reported once with a
+ * warning, counted as misuse, and nothing changes.
+ *
+ * Context: Any context that may free pages.
+ */
+void mask_pool_release(struct page *page, unsigned int nr_pages)
+{
+	unsigned long pfn = page_to_pfn(page), flags, lo, hi, after;
+	bool ended, ok = false;
+
+	spin_lock_irqsave(&mask_pool.lock, flags);
+	if (nr_pages && pfn_in_span(pfn) &&
+	    nr_pages - 1 <= mask_pool.max_pfn - pfn) {
+		lo = pfn_to_idx(pfn + nr_pages - 1);
+		hi = pfn_to_idx(pfn);
+		ok = find_next_zero_bit(mask_pool.owned, hi + 1, lo) > hi &&
+		     find_next_zero_bit(mask_pool.used, hi + 1, lo) > hi;
+	}
+	if (!ok) {
+		spin_unlock_irqrestore(&mask_pool.lock, flags);
+		WARN_ON_ONCE(1);
+		mask_misuse();
+		return;
+	}
+
+	/* An allocation is fully back when its head goes and nothing follows. */
+	ended = test_bit(hi, mask_pool.head);
+	bitmap_clear(mask_pool.used, lo, nr_pages);
+	bitmap_clear(mask_pool.head, lo, nr_pages);
+	if (lo) {
+		after = lo - 1;
+		if (test_bit(after, mask_pool.owned) &&
+		    test_bit(after, mask_pool.used) &&
+		    !test_bit(after, mask_pool.head)) {
+			__set_bit(after, mask_pool.head);
+			ended = false;
+		}
+	}
+	mask_pool.free_pages += nr_pages;
+	WRITE_ONCE(mask_pool.free_seq, mask_pool.free_seq + 1);
+	spin_unlock_irqrestore(&mask_pool.lock, flags);
+
+	if (ended)
+		count_vm_event(MASK_FREE);
+	/* Pairs with the barrier in prepare_to_wait() of a sleeping allocator. */
+	if (wq_has_sleeper(&mask_pool_wait))
+		wake_up(&mask_pool_wait);
+}
+
+/**
+ * mask_pool_alloc_compat - serve a __GFP_DMA page allocation from the pool
+ * @gfp: GFP flags of the request, with __GFP_DMA already removed
+ * @order: allocation order
+ *
+ * Allocates a naturally aligned run of 1 << @order pages below the
+ * GFP_DMA limit and prepares it like the buddy allocator does
+ * (prep_new_page(): compound with __GFP_COMP, zeroed with __GFP_ZERO or
+ * init_on_alloc).  Free it like any buddy page.
+ *
+ * Context: May sleep only if gfpflags_allow_blocking(@gfp).
+ * Return: the first page, or NULL.
+ */
+struct page *mask_pool_alloc_compat(gfp_t gfp, unsigned int order)
+{
+	u64 limit = mask_compat_limit();
+	struct page *page;
+
+	if (order > MAX_PAGE_ORDER)
+		return NULL;
+	gfp &= ~GFP_ZONEMASK;
+	page = mask_pool_alloc(gfp, 1UL << order, mask_end_pfn(limit), order);
+	if (!page) {
+		mask_alloc_warn(gfp, PAGE_SIZE << order, limit);
+		return NULL;
+	}
+	prep_new_page(page, order, gfp, 0);
+	count_vm_event(MASK_ALLOC);
+	return page;
+}
+
+/**
+ * mask_pool_get_stats - snapshot of the pool state
+ * @st: filled in
+ *
+ * Context: Any context; takes the pool lock and scans the bitmap.
+ */
+void mask_pool_get_stats(struct mask_pool_stats *st)
+{
+	unsigned long flags, size = mask_pool.nbits, idx, end = 0, best = 0;
+
+	*st = (struct mask_pool_stats){ };
+	st->misuse = atomic_long_read(&mask_pool.misuse);
+	st->force = READ_ONCE(mask_pool.force);
+	st->timeout_ms = jiffies_to_msecs(READ_ONCE(mask_timeout));
+	if (!mask_pool.pool_pages)
+		return;
+
+	spin_lock_irqsave(&mask_pool.lock, flags);
+	st->pool_pages = mask_pool.pool_pages;
+	st->free_pages = mask_pool.free_pages;
+	for (idx = find_first_zero_bit(mask_pool.used, size); idx < size;
+	     idx = find_next_zero_bit(mask_pool.used, size, end)) {
+		end = find_next_bit(mask_pool.used, size, idx);
+		best = max(best, end - idx);
+	}
+	spin_unlock_irqrestore(&mask_pool.lock, flags);
+
+	/* @owned is read-only after boot. */
+	st->highest_addr = PFN_PHYS(idx_to_pfn(find_first_bit(mask_pool.owned, size)) + 1) - 1;
+	st->lowest_addr = PFN_PHYS(idx_to_pfn(find_last_bit(mask_pool.owned, size)));
+	st->pool_bytes = (u64)st->pool_pages << PAGE_SHIFT;
+	st->free_bytes = (u64)st->free_pages << PAGE_SHIFT;
+	st->used_bytes = st->pool_bytes - st->free_bytes;
+	st->largest_free_bytes = (u64)best << PAGE_SHIFT;
+}
+EXPORT_SYMBOL_GPL(mask_pool_get_stats);
+
+/**
+ * mask_zone_parse - parse the value of the maskzone= parameter
+ * @s: "size[KMG][,force]", "force" or "size"; size accepts memparse suffixes
+ * @size: set to the size in bytes, or 0 if only "force" was given
+ * @force: set to true if "force" was given
+ *
+ * Pure: touches nothing but @size and @force, and only on success.  Zero
+ * sizes, sizes above the pool limit, empty items, repeated items and
+ * anything else are rejected.
+ *
+ * Context: Any context.
+ * Return: 0 on success, -EINVAL on any error.
+ */
+int mask_zone_parse(const char *s, u64 *size, bool *force)
+{
+	bool have_size = false, have_force = false;
+	u64 sz = 0;
+	char *end;
+
+	if (!s || !*s)
+		return -EINVAL;
+	for (;;) {
+		if (!strncmp(s, "force", 5) && (s[5] == ',' || !s[5])) {
+			if (have_force)
+				return -EINVAL;
+			have_force = true;
+			s += 5;
+		} else if (isdigit(*s)) {
+			if (have_size)
+				return -EINVAL;
+			sz = memparse(s, &end);
+			if (end == s || !sz || sz > MASK_POOL_LIMIT)
+				return -EINVAL;
+			have_size = true;
+			s = end;
+		} else {
+			return -EINVAL;
+		}
+		if (!*s)
+			break;
+		if (*s != ',' || !s[1])
+			return -EINVAL;
+		s++;
+	}
+	*size = sz;
+	*force = have_force;
+	return 0;
+}
+
+static int __init setup_maskzone(char *s)
+{
+	u64 size;
+	bool force;
+
+	if (!s) {
+		pr_err("maskzone needs a value: maskzone=size[KMG][,force] or maskzone=force; keeping the default pool\n");
+		return -EINVAL;
+	}
+	if (mask_zone_parse(s, &size, &force)) {
+		pr_err("invalid maskzone=%s (expected size[KMG][,force] or force, size 1..%llu); keeping the default pool\n",
+		       s, (unsigned long long)MASK_POOL_LIMIT);
+		return -EINVAL;
+	}
+	mask_zone_size = size;
+	mask_pool.force = force;
+	return 0;
+}
+early_param("maskzone", setup_maskzone);
+
+/*
+ * Take up to @want bytes of free memblock memory in [@from, @to), lowest
+ * first.  Ranges are recorded first and reserved afterwards, because
+ * reserving changes the region arrays under the iterator.
+ */
+static u64 __init mask_pool_grab(phys_addr_t from, phys_addr_t to, u64 want)
+{
+	unsigned int first = mask_nr_ranges, n;
+	phys_addr_t start, end;
+	u64 got = 0, i;
+
+	for_each_free_mem_range(i, NUMA_NO_NODE, MEMBLOCK_NONE, &start, &end, NULL) {
+		start = max(PAGE_ALIGN(start), PAGE_ALIGN(from));
+		end = min(end, to) & PAGE_MASK;
+		if (start >= end)
+			continue;
+		if (end - start > want - got)
+			end = start + ((want - got) & PAGE_MASK);
+		if (start >= end)
+			break;
+		if (mask_nr_ranges == MASK_POOL_MAX_RANGES) {
+			pr_warn("too many memory ranges, pool stops at %pa\n", &start);
+			break;
+		}
+		mask_ranges[mask_nr_ranges].start = start;
+		mask_ranges[mask_nr_ranges].end = end;
+		mask_nr_ranges++;
+		got += end - start;
+		if (got >= want)
+			break;
+	}
+	for (n = first; n < mask_nr_ranges; n++)
+		memblock_reserve(mask_ranges[n].start,
+				 mask_ranges[n].end - mask_ranges[n].start);
+	return got;
+}
+
+/*
+ * Size the bitmaps for the reserved ranges.  They come from memblock, so
+ * this must run while memblock is active, never after memblock_free_all().
+ */
+static void __init mask_pool_setup_bitmaps(void)
+{
+	unsigned long base = ULONG_MAX, top = 0, nbits;
+	unsigned int n;
+	size_t bytes;
+	void *mem;
+
+	for (n = 0; n < mask_nr_ranges; n++) {
+		base = min(base, PFN_DOWN(mask_ranges[n].start));
+		top = max(top, PFN_DOWN(mask_ranges[n].end));
+	}
+	if (!mask_nr_ranges)
+		return;
+	nbits = top - base;
+	bytes = BITS_TO_LONGS(nbits) * sizeof(unsigned long);
+	if (bytes > mask_bitmap_bytes) {
+		if (mask_bitmap_bytes)
+			memblock_free(mask_pool.owned, 3 * mask_bitmap_bytes);
+		mem = memblock_alloc(3 * bytes, SMP_CACHE_BYTES);
+		if (!mem) {
+			pr_err("no memory for the pool bitmaps, pool disabled\n");
+			for (n = 0; n < mask_nr_ranges; n++)
+				memblock_phys_free(mask_ranges[n].start,
+						   mask_ranges[n].end - mask_ranges[n].start);
+			mask_nr_ranges = 0;
+			mask_bitmap_bytes = 0;
+			mask_pool.nbits = 0;
+			return;
+		}
+		mask_bitmap_bytes = bytes;
+		mask_pool.owned = mem;
+		mask_pool.used = mem + bytes;
+		mask_pool.head = mem + 2 * bytes;
+	}
+	mask_pool.base_pfn = base;
+	mask_pool.max_pfn = top - 1;
+	mask_pool.nbits = nbits;
+}
+
+/**
+ * mask_pool_reserve_low - reserve the pool's low memory from memblock
+ * @limit: take all free memory below this address (16 MB on x86)
+ *
+ * Phase A of the boot sequence.  Without maskzone=size, all free memblock
+ * memory below @limit goes to the pool.  With maskzone=size, exactly that
+ * many bytes are taken, lowest free memory first, continuing above @limit
+ * if needed (up to MASK_POOL_LIMIT).
+ *
+ * Context: Early boot, memblock active, before memblock_free_all().
+ */
+void __init mask_pool_reserve_low(phys_addr_t limit)
+{
+	u64 low_bytes = PFN_PHYS((u64)max_low_pfn), got;
+
+	if (mask_zone_size > low_bytes) {
+		pr_warn("maskzone=%llu is larger than low memory (%llu bytes); keeping the default pool\n",
+			(unsigned long long)mask_zone_size,
+			(unsigned long long)low_bytes);
+		mask_zone_size = 0;
+	}
+	if (mask_zone_size) {
+		got = mask_pool_grab(0, MASK_POOL_LIMIT,
+				     PAGE_ALIGN(mask_zone_size));
+		if (got < mask_zone_size)
+			pr_warn("maskzone: only %llu of %llu bytes were free\n",
+				(unsigned long long)got,
+				(unsigned long long)mask_zone_size);
+	} else {
+		mask_pool_grab(0, min_t(u64, limit, MASK_POOL_LIMIT), U64_MAX);
+	}
+	mask_pool_setup_bitmaps();
+}
+
+/**
+ * increase_mask_zone - grow the pool at boot
+ * @size: bytes to add
+ *
+ * Phase B of the boot sequence, for subsystems that need more pool (for
+ * example a swiotlb replacement).  Takes the lowest free memory above the
+ * current pool first.  Ignored if maskzone= gave an explicit size.
+ *
+ * Context: Early boot, memblock active, before memblock_free_all().
+ */
+void __init increase_mask_zone(unsigned long size)
+{
+	phys_addr_t from = 0;
+	unsigned int n;
+	u64 got;
+
+	if (mask_zone_size || !size)
+		return;
+	if (WARN_ON_ONCE(mask_pool.pool_pages))
+		return;
+	for (n = 0; n < mask_nr_ranges; n++)
+		from = max(from, mask_ranges[n].end);
+	got = mask_pool_grab(from, MASK_POOL_LIMIT, PAGE_ALIGN((u64)size));
+	if (got < size)
+		pr_warn("pool increase: only %llu of %lu bytes were free\n",
+			(unsigned long long)got, size);
+	mask_pool_setup_bitmaps();
+}
+
+/**
+ * mask_pool_handover - turn the reserved memory into free pool pages
+ *
+ * Mirrors __free_pages_core(): the reserved pages lose PG_reserved, get a
+ * zero refcount and no alloc tag, and go through free_pages_prepare() so
+ * that they look exactly like freshly freed buddy pages.  Then the static
+ * key is enabled and the pool is live.
+ *
+ * Context: Boot, after memblock_free_all() and before the first user.
+ */
+void __init mask_pool_handover(void)
+{
+	unsigned long pfn, idx, bad = 0;
+	struct mask_pool_stats st;
+	struct page *page;
+	unsigned int n;
+
+	if (!mask_pool.nbits) {
+		pr_info("no pool\n");
+		return;
+	}
+	bitmap_zero(mask_pool.owned, mask_pool.nbits);
+	bitmap_fill(mask_pool.used, mask_pool.nbits);
+	bitmap_zero(mask_pool.head, mask_pool.nbits);
+
+	for (n = 0; n < mask_nr_ranges; n++) {
+		accept_memory(mask_ranges[n].start,
+			      mask_ranges[n].end - mask_ranges[n].start);
+		for (pfn = PFN_DOWN(mask_ranges[n].start);
+		     pfn < PFN_DOWN(mask_ranges[n].end); pfn++) {
+			page = pfn_to_page(pfn);
+			ClearPageReserved(page);
+			set_page_count(page, 0);
+			clear_page_tag_ref(page);
+			/* The static key is still off: no hook, just prepare. */
+			if (!mask_free_prepare(page, 0)) {
+				bad++;
+				continue;
+			}
+			idx = pfn_to_idx(pfn);
+			__set_bit(idx, mask_pool.owned);
+			__clear_bit(idx, mask_pool.used);
+			mask_pool.pool_pages++;
+		}
+	}
+	mask_pool.free_pages = mask_pool.pool_pages;
+	mask_pool.cursor = 0;
+	if (bad)
+		pr_warn("%lu bad pages left out of the pool\n", bad);
+	if (!mask_pool.pool_pages) {
+		pr_info("no pool\n");
+		return;
+	}
+	static_branch_enable(&mask_pool_key);
+
+	mask_pool_get_stats(&st);
+	pr_info("pool 0x%llx-0x%llx (%llu KiB, %lu pages)\n",
+		(unsigned long long)st.lowest_addr,
+		(unsigned long long)st.highest_addr,
+		(unsigned long long)(st.pool_bytes >> 10), st.pool_pages);
+}
+
+#ifdef CONFIG_DEBUG_FS
+static int mask_summary_show(struct seq_file *m, void *v)
+{
+	struct mask_pool_stats st;
+
+	mask_pool_get_stats(&st);
+	seq_printf(m, "pool_bytes: %llu\n", (unsigned long long)st.pool_bytes);
+	seq_printf(m, "free_bytes: %llu\n", (unsigned long long)st.free_bytes);
+	seq_printf(m, "lowest_addr: 0x%llx\n", (unsigned long long)st.lowest_addr);
+	seq_printf(m, "highest_addr: 0x%llx\n", (unsigned long long)st.highest_addr);
+	seq_printf(m, "largest_free_bytes: %llu\n",
+		   (unsigned long long)st.largest_free_bytes);
+	seq_printf(m, "used_bytes: %llu\n", (unsigned long long)st.used_bytes);
+	seq_printf(m, "misuse: %lu\n", st.misuse);
+	seq_printf(m, "force: %d\n", st.force);
+	seq_printf(m, "timeout_ms: %u\n", st.timeout_ms);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mask_summary);
+
+#define MASK_MAP_WIDTH	64
+
+/* One char per page: '.' free, '#' used, 'H' head, ' ' hole. */
+static int mask_map_show(struct seq_file *m, void *v)
+{
+	char line[MASK_MAP_WIDTH + 1];
+	unsigned long pfn, flags, idx;
+	unsigned int n;
+
+	if (!mask_pool.pool_pages)
+		return 0;
+	for (pfn = mask_pool.base_pfn; pfn <= mask_pool.max_pfn; ) {
+		unsigned long start = pfn;
+
+		spin_lock_irqsave(&mask_pool.lock, flags);
+		for (n = 0; n < MASK_MAP_WIDTH && pfn <= mask_pool.max_pfn; n++, pfn++) {
+			idx = pfn_to_idx(pfn);
+			if (!test_bit(idx, mask_pool.owned))
+				line[n] = ' ';
+			else if (test_bit(idx, mask_pool.head))
+				line[n] = 'H';
+			else if (test_bit(idx, mask_pool.used))
+				line[n] = '#';
+			else
+				line[n] = '.';
+		}
+		spin_unlock_irqrestore(&mask_pool.lock, flags);
+		line[n] = '\0';
+		seq_printf(m, "%08lx %s\n", start, line);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mask_map);
+
+static int mask_timeout_get(void *data, u64 *val)
+{
+	*val = jiffies_to_msecs(READ_ONCE(mask_timeout));
+	return 0;
+}
+
+static int mask_timeout_set(void *data, u64 val)
+{
+	if (val > UINT_MAX)
+		return -EINVAL;
+	WRITE_ONCE(mask_timeout, msecs_to_jiffies(val));
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(mask_timeout_fops, mask_timeout_get, mask_timeout_set,
+			 "%llu\n");
+
+static int __init mask_alloc_debugfs_init(void)
+{
+	struct dentry *dir = debugfs_create_dir("mask_alloc", NULL);
+
+	debugfs_create_file("summary", 0444, dir, NULL, &mask_summary_fops);
+	debugfs_create_file("map", 0444, dir, NULL, &mask_map_fops);
+	debugfs_create_file_unsafe("timeout_ms", 0644, dir, NULL,
+				   &mask_timeout_fops);
+	return 0;
+}
+late_initcall(mask_alloc_debugfs_init);
+#endif /* CONFIG_DEBUG_FS */

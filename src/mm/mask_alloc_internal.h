@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mask_alloc_internal.h - everything mm/mask_alloc.c uses from the kernel.
+ *
+ * mm/mask_alloc.c includes only this header.  The userspace harness in
+ * tools/testing/mask_alloc/ supplies its own file of the same name, with
+ * the same names backed by a fake memory arena, and compiles
+ * mm/mask_alloc.c unchanged.  Anything new that mask_alloc.c needs from
+ * the kernel must be added here and to the harness.
+ *
+ * Kernel names used (all of them):
+ *  - pages:     page_to_pfn, pfn_to_page, page_to_phys, page_address,
+ *               virt_to_page, put_page_testzero, set_page_count,
+ *               ClearPageReserved, clear_page_tag_ref, get_order
+ *  - mm/internal.h: post_alloc_hook, set_page_refcounted, prep_new_page
+ *               (made non-static for this file), free_pages_prepare
+ *  - buddy:     alloc_pages_node, __free_pages, max_low_pfn
+ *  - memblock:  for_each_free_mem_range, memblock_reserve, memblock_alloc,
+ *               memblock_free, accept_memory
+ *  - sync:      spinlock, wait queue, jiffies, static key, atomic_long
+ *  - vmstat:    count_vm_event(s) with the MASK_* events
+ *  - misc:      memparse, WARN_ON_ONCE, pr_*, debugfs/seq_file,
+ *               early_param, late_initcall, zone_dma_limit
+ */
+#ifndef _MM_MASK_ALLOC_INTERNAL_H
+#define _MM_MASK_ALLOC_INTERNAL_H
+
+#include <linux/atomic.h>
+#include <linux/bitmap.h>
+#include <linux/debugfs.h>
+#include <linux/dma-direct.h>
+#include <linux/export.h>
+#include <linux/gfp.h>
+#include <linux/init.h>
+#include <linux/jiffies.h>
+#include <linux/jump_label.h>
+#include <linux/kernel.h>
+#include <linux/mask_alloc.h>
+#include <linux/memblock.h>
+#include <linux/mm.h>
+#include <linux/pgalloc_tag.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/sizes.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/vmstat.h>
+#include <linux/wait.h>
+
+#include "internal.h"
+
+/* The pool never extends above this physical address. */
+#ifdef CONFIG_64BIT
+#define MASK_POOL_LIMIT		SZ_4G
+#else
+#define MASK_POOL_LIMIT		SZ_2G
+#endif
+
+/* The address limit GFP_DMA stands for (16 MB on x86). */
+static inline u64 mask_compat_limit(void)
+{
+	return zone_dma_limit;
+}
+
+/*
+ * Run mm's normal free preparation (checks, KASAN/init_on_free, page_owner,
+ * alloc tag, debug_pagealloc) on pool pages.  free_pages_prepare() ends in
+ * the mask_pool_release() hook for pool pages once the pool is enabled.
+ */
+static inline bool mask_free_prepare(struct page *page, unsigned int order)
+{
+	return free_pages_prepare(page, order);
+}
+
+#endif /* _MM_MASK_ALLOC_INTERNAL_H */

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Plain C bitmap helpers with the kernel's semantics. */
+#include "shim.h"
+
+#define BIT_WORD(nr)	((nr) / BITS_PER_LONG)
+#define BIT_MASK(nr)	(1UL << ((nr) % BITS_PER_LONG))
+
+bool test_bit(unsigned long nr, const unsigned long *addr)
+{
+	return addr[BIT_WORD(nr)] & BIT_MASK(nr);
+}
+
+void __set_bit(unsigned long nr, unsigned long *addr)
+{
+	addr[BIT_WORD(nr)] |= BIT_MASK(nr);
+}
+
+void __clear_bit(unsigned long nr, unsigned long *addr)
+{
+	addr[BIT_WORD(nr)] &= ~BIT_MASK(nr);
+}
+
+void bitmap_set(unsigned long *map, unsigned long start, unsigned long nbits)
+{
+	while (nbits--)
+		__set_bit(start++, map);
+}
+
+void bitmap_clear(unsigned long *map, unsigned long start, unsigned long nbits)
+{
+	while (nbits--)
+		__clear_bit(start++, map);
+}
+
+void bitmap_zero(unsigned long *map, unsigned long nbits)
+{
+	memset(map, 0, BITS_TO_LONGS(nbits) * sizeof(unsigned long));
+}
+
+void bitmap_fill(unsigned long *map, unsigned long nbits)
+{
+	memset(map, 0xff, BITS_TO_LONGS(nbits) * sizeof(unsigned long));
+}
+
+unsigned long find_next_bit(const unsigned long *addr, unsigned long size,
+			    unsigned long offset)
+{
+	for (; offset < size; offset++)
+		if (test_bit(offset, addr))
+			return offset;
+	return size;
+}
+
+unsigned long find_next_zero_bit(const unsigned long *addr, unsigned long size,
+				 unsigned long offset)
+{
+	for (; offset < size; offset++)
+		if (!test_bit(offset, addr))
+			return offset;
+	return size;
+}
+
+unsigned long find_first_bit(const unsigned long *addr, unsigned long size)
+{
+	return find_next_bit(addr, size, 0);
+}
+
+unsigned long find_first_zero_bit(const unsigned long *addr, unsigned long size)
+{
+	return find_next_zero_bit(addr, size, 0);
+}
+
+unsigned long find_last_bit(const unsigned long *addr, unsigned long size)
+{
+	unsigned long i = size;
+
+	while (i--)
+		if (test_bit(i, addr))
+			return i;
+	return size;
+}
+
+/* Same algorithm as lib/bitmap.c. */
+unsigned long bitmap_find_next_zero_area_off(unsigned long *map,
+					     unsigned long size,
+					     unsigned long start,
+					     unsigned int nr,
+					     unsigned long align_mask,
+					     unsigned long align_offset)
+{
+	unsigned long index, end, i;
+again:
+	index = find_next_zero_bit(map, size, start);
+	index = ((index + align_offset + align_mask) & ~align_mask) - align_offset;
+	end = index + nr;
+	if (end > size)
+		return end;
+	i = find_next_bit(map, end, index);
+	if (i < end) {
+		start = i + 1;
+		goto again;
+	}
+	return index;
+}

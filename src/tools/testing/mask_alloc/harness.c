@@ -1,0 +1,647 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fake kernel under mm/mask_alloc.c: a physical memory arena with a
+ * struct page array, a page-granular memblock, a trivial buddy allocator
+ * over whatever memblock_free_all() released, and state-tracking
+ * versions of post_alloc_hook()/free_pages_prepare() and friends.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "harness.h"
+
+struct page *harness_pages;
+unsigned char *harness_mem;
+unsigned long max_low_pfn;
+unsigned long jiffies;
+struct task_struct harness_current = { .comm = "harness" };
+unsigned long harness_vm_events[NR_VM_EVENT_ITEMS];
+int harness_locks_held;
+
+unsigned long harness_warnings, harness_errors, harness_bad_pages;
+bool harness_verbose;
+
+bool harness_buddy_fail;
+unsigned long harness_buddy_floor_pfn;
+gfp_t harness_buddy_last_gfp;
+unsigned long harness_buddy_calls;
+
+harness_wait_cb_t harness_wait_cb;
+long harness_wait_cb_delay = 10;
+unsigned long harness_wait_calls, harness_wakeups;
+unsigned long harness_wait_limit = 100000;
+
+/* Defined by mm/mask_alloc.c through early_param()/late_initcall(). */
+extern int (*harness_early_param_fn)(char *s);
+extern int (*harness_late_initcall)(void);
+
+static unsigned char reserved[ARENA_PAGES];
+static bool memblock_active;
+
+/* ---------------- diagnostics ---------------- */
+
+#define LOG_LINES	128
+#define LOG_LEN		256
+static char log_ring[LOG_LINES][LOG_LEN];
+static unsigned int log_next;
+
+void harness_log(char level, const char *fmt, ...)
+{
+	char *line = log_ring[log_next++ % LOG_LINES];
+	va_list ap;
+	int n;
+
+	n = snprintf(line, LOG_LEN, "<%c> ", level);
+	va_start(ap, fmt);
+	vsnprintf(line + n, LOG_LEN - n, fmt, ap);
+	va_end(ap);
+	if (harness_verbose)
+		fprintf(stderr, "  log: %s", line);
+}
+
+bool harness_log_contains(const char *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < LOG_LINES; i++)
+		if (strstr(log_ring[i], s))
+			return true;
+	return false;
+}
+
+void harness_log_clear(void)
+{
+	memset(log_ring, 0, sizeof(log_ring));
+	log_next = 0;
+}
+
+void harness_warn(const char *file, int line, const char *cond)
+{
+	harness_warnings++;
+	harness_log('W', "WARNING: %s:%d: %s\n", file, line, cond);
+}
+
+void harness_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	harness_errors++;
+	fprintf(stderr, "  HARNESS ERROR: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void bad_page(struct page *page, const char *why)
+{
+	harness_bad_pages++;
+	if (harness_verbose)
+		fprintf(stderr, "  bad page pfn %lu: %s\n", page_to_pfn(page), why);
+}
+
+/* ---------------- arena ---------------- */
+
+void harness_arena_init(void)
+{
+	unsigned long pfn;
+
+	harness_mem = calloc(1, ARENA_BYTES);
+	harness_pages = calloc(ARENA_PAGES, sizeof(struct page));
+	if (!harness_mem || !harness_pages) {
+		fprintf(stderr, "out of memory for the arena\n");
+		exit(2);
+	}
+	/* Like __init_single_page() + reserve_bootmem_region(). */
+	for (pfn = 0; pfn < ARENA_PAGES; pfn++) {
+		struct page *p = &harness_pages[pfn];
+
+		p->flags = PG_reserved;
+		p->_refcount = 1;
+		p->_mapcount = -1;
+		p->state = HPS_RESERVED;
+		p->tag = -1;	/* must be cleared before the first free */
+	}
+	memset(reserved, 0, sizeof(reserved));
+	memblock_active = true;
+	max_low_pfn = ARENA_PAGES;
+	harness_buddy_floor_pfn = 0;
+}
+
+struct page *pfn_to_page(unsigned long pfn)
+{
+	if (pfn >= ARENA_PAGES) {
+		harness_error("pfn_to_page(%lu) outside the arena", pfn);
+		abort();
+	}
+	return &harness_pages[pfn];
+}
+
+unsigned long page_to_pfn(const struct page *page)
+{
+	if (page < harness_pages || page >= harness_pages + ARENA_PAGES) {
+		harness_error("page_to_pfn() of a page outside the arena");
+		abort();
+	}
+	return page - harness_pages;
+}
+
+void *page_address(const struct page *page)
+{
+	return harness_mem + (page_to_pfn(page) << PAGE_SHIFT);
+}
+
+struct page *virt_to_page(const void *addr)
+{
+	const unsigned char *a = addr;
+
+	if (a < harness_mem || a >= harness_mem + ARENA_BYTES) {
+		harness_error("virt_to_page() of an address outside the arena");
+		abort();
+	}
+	return &harness_pages[(a - harness_mem) >> PAGE_SHIFT];
+}
+
+/* ---------------- memblock ---------------- */
+
+static void memblock_check(const char *what)
+{
+	if (!memblock_active)
+		harness_error("%s() after memblock_free_all()", what);
+}
+
+int memblock_reserve(phys_addr_t base, phys_addr_t size)
+{
+	unsigned long pfn;
+
+	memblock_check("memblock_reserve");
+	for (pfn = PFN_DOWN(base); pfn < PFN_UP(base + size) && pfn < ARENA_PAGES; pfn++)
+		reserved[pfn] = 1;
+	return 0;
+}
+
+int memblock_phys_free(phys_addr_t base, phys_addr_t size)
+{
+	unsigned long pfn;
+
+	memblock_check("memblock_phys_free");
+	for (pfn = PFN_DOWN(base); pfn < PFN_UP(base + size) && pfn < ARENA_PAGES; pfn++)
+		reserved[pfn] = 0;
+	return 0;
+}
+
+bool harness_memblock_is_reserved(unsigned long pfn)
+{
+	return reserved[pfn];
+}
+
+/* Top-down, like the default memblock allocator. */
+void *memblock_alloc(phys_addr_t size, phys_addr_t align)
+{
+	unsigned long nr = PFN_UP(size), pfn, i;
+
+	(void)align;
+	memblock_check("memblock_alloc");
+	for (pfn = ARENA_PAGES - nr + 1; pfn-- > 0; ) {
+		for (i = 0; i < nr && !reserved[pfn + i]; i++)
+			;
+		if (i == nr) {
+			memset(reserved + pfn, 1, nr);
+			memset(harness_mem + PFN_PHYS(pfn), 0, nr * PAGE_SIZE);
+			return harness_mem + PFN_PHYS(pfn);
+		}
+	}
+	return NULL;
+}
+
+void memblock_free(void *ptr, size_t size)
+{
+	memblock_phys_free((unsigned char *)ptr - harness_mem, size);
+}
+
+void harness_next_free_range(u64 *idx, phys_addr_t *start, phys_addr_t *end)
+{
+	unsigned long pfn = *idx, e;
+
+	while (pfn < ARENA_PAGES && reserved[pfn])
+		pfn++;
+	if (pfn >= ARENA_PAGES) {
+		*idx = U64_MAX;
+		return;
+	}
+	for (e = pfn; e < ARENA_PAGES && !reserved[e]; e++)
+		;
+	*start = PFN_PHYS(pfn);
+	*end = PFN_PHYS(e);
+	*idx = e;
+}
+
+void accept_memory(phys_addr_t start, unsigned long size)
+{
+	(void)start;
+	(void)size;
+}
+
+/* Like mm's memblock_free_all(): every unreserved page goes to buddy. */
+void harness_memblock_free_all(void)
+{
+	unsigned long pfn;
+
+	memblock_check("memblock_free_all");
+	for (pfn = 0; pfn < ARENA_PAGES; pfn++) {
+		struct page *p = &harness_pages[pfn];
+
+		if (reserved[pfn])
+			continue;
+		p->flags &= ~PG_reserved;
+		p->_refcount = 0;
+		p->tag = 0;
+		p->state = HPS_FREE;
+		p->in_buddy = true;
+	}
+	memblock_active = false;
+}
+
+unsigned long long memparse(const char *ptr, char **retptr)
+{
+	char *end;
+	unsigned long long ret = strtoull(ptr, &end, 0);
+
+	switch (*end) {
+	case 'G': case 'g':
+		ret <<= 10;
+		/* fall through */
+	case 'M': case 'm':
+		ret <<= 10;
+		/* fall through */
+	case 'K': case 'k':
+		ret <<= 10;
+		end++;
+		break;
+	default:
+		break;
+	}
+	if (retptr)
+		*retptr = end;
+	return ret;
+}
+
+/* ---------------- page state hooks ---------------- */
+
+bool put_page_testzero(struct page *page)
+{
+	if (page->_refcount <= 0) {
+		harness_error("put_page_testzero() on pfn %lu with refcount %d",
+			      page_to_pfn(page), page->_refcount);
+		return false;
+	}
+	return --page->_refcount == 0;
+}
+
+void get_page(struct page *page)
+{
+	if (page->_refcount <= 0)
+		harness_error("get_page() on a free page");
+	page->_refcount++;
+}
+
+void set_page_refcounted(struct page *page)
+{
+	if (page->flags & PG_tail)
+		harness_error("set_page_refcounted() on a tail page");
+	if (page->_refcount)
+		harness_error("set_page_refcounted() on pfn %lu with refcount %d",
+			      page_to_pfn(page), page->_refcount);
+	page->_refcount = 1;
+}
+
+void post_alloc_hook(struct page *page, unsigned int order, gfp_t gfp)
+{
+	unsigned long i, n = 1UL << order;
+
+	if (harness_locks_held)
+		harness_error("post_alloc_hook() with a spinlock held");
+	for (i = 0; i < n; i++) {
+		struct page *p = page + i;
+
+		if (p->state != HPS_FREE || p->_refcount || p->in_buddy ||
+		    (p->flags & PG_reserved))
+			harness_error("post_alloc_hook() on busy pfn %lu (state %d ref %d)",
+				      page_to_pfn(p), p->state, p->_refcount);
+		p->state = HPS_ALLOCATED;
+		p->private = 0;
+		p->tag = i == 0;
+		if (gfp & __GFP_ZERO)
+			memset(page_address(p), 0, PAGE_SIZE);
+	}
+}
+
+void prep_new_page(struct page *page, unsigned int order, gfp_t gfp,
+		   unsigned int alloc_flags)
+{
+	unsigned long i;
+
+	(void)alloc_flags;
+	post_alloc_hook(page, order, gfp);
+	set_page_refcounted(page);
+	if (order && (gfp & __GFP_COMP)) {
+		page->flags |= PG_head;
+		page->compound_order = order;
+		for (i = 1; i < (1UL << order); i++)
+			page[i].flags |= PG_tail;
+	}
+}
+
+bool free_pages_prepare(struct page *page, unsigned int order)
+{
+	unsigned long i, n = 1UL << order;
+	bool compound = page->flags & PG_head;
+	int bad = 0;
+
+	if (harness_locks_held)
+		harness_error("free_pages_prepare() with a spinlock held");
+	if (page->flags & PG_tail) {
+		bad_page(page, "tail page freed");
+		return false;
+	}
+	if (compound && page->compound_order != order) {
+		bad_page(page, "compound order mismatch");
+		return false;
+	}
+	for (i = 0; i < n; i++) {
+		struct page *p = page + i;
+
+		if (compound && i && !(p->flags & PG_tail)) {
+			bad_page(p, "compound tail without PG_tail");
+			bad++;
+		}
+		if ((p->flags & PG_reserved) || p->_refcount || p->_mapcount != -1 ||
+		    p->in_buddy || p->state == HPS_FREE) {
+			bad_page(p, "bad state at free");
+			bad++;
+		}
+		if (p->tag < 0 || (i && p->tag)) {
+			bad_page(p, "alloc tag not cleared / would leak");
+			bad++;
+		}
+	}
+	if (bad)
+		return false;
+	for (i = 0; i < n; i++) {
+		struct page *p = page + i;
+
+		p->flags &= ~(PG_head | PG_tail);
+		p->compound_order = 0;
+		p->state = HPS_FREE;
+		p->tag = 0;
+		p->private = 0;
+		memset(page_address(p), 0x6b, PAGE_SIZE);	/* init_on_free */
+	}
+	if (mask_pool_page(page)) {
+		mask_pool_release(page, n);
+		return false;
+	}
+	return true;
+}
+
+/* ---------------- buddy ---------------- */
+
+unsigned long harness_buddy_free_pages(void)
+{
+	unsigned long pfn, n = 0;
+
+	for (pfn = 0; pfn < ARENA_PAGES; pfn++)
+		n += harness_pages[pfn].in_buddy;
+	return n;
+}
+
+struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
+{
+	unsigned long n = 1UL << order, pfn, i;
+
+	(void)nid;
+	if (harness_locks_held)
+		harness_error("alloc_pages_node() with a spinlock held");
+	harness_buddy_calls++;
+	harness_buddy_last_gfp = gfp;
+	if (harness_buddy_fail || order > MAX_PAGE_ORDER)
+		return NULL;
+	pfn = (harness_buddy_floor_pfn + n - 1) & ~(n - 1);
+	for (; pfn + n <= ARENA_PAGES; pfn += n) {
+		for (i = 0; i < n && harness_pages[pfn + i].in_buddy; i++)
+			;
+		if (i < n)
+			continue;
+		for (i = 0; i < n; i++)
+			harness_pages[pfn + i].in_buddy = false;
+		prep_new_page(&harness_pages[pfn], order, gfp, 0);
+		return &harness_pages[pfn];
+	}
+	return NULL;
+}
+
+void free_unref_page(struct page *page, unsigned int order)
+{
+	unsigned long i;
+
+	if (free_pages_prepare(page, order))
+		for (i = 0; i < (1UL << order); i++)
+			page[i].in_buddy = true;
+}
+
+void __free_pages_ok(struct page *page, unsigned int order)
+{
+	free_unref_page(page, order);
+}
+
+/* The 6.12 rule, including the speculative-reference tail handling. */
+void __free_pages(struct page *page, unsigned int order)
+{
+	bool head = page->flags & PG_head;
+
+	if (put_page_testzero(page)) {
+		free_unref_page(page, order);
+	} else if (!head) {
+		while (order-- > 0)
+			free_unref_page(page + (1UL << order), order);
+	}
+}
+
+/* put_page() -> folio_put() -> free_unref_page(page, folio_order). */
+void put_page(struct page *page)
+{
+	if (page->flags & PG_tail) {
+		harness_error("put_page() on a tail page");
+		return;
+	}
+	if (put_page_testzero(page))
+		free_unref_page(page, (page->flags & PG_head) ? page->compound_order : 0);
+}
+
+void split_page(struct page *page, unsigned int order)
+{
+	unsigned long i;
+
+	if (page->flags & PG_head)
+		harness_error("split_page() of a compound page");
+	for (i = 1; i < (1UL << order); i++) {
+		set_page_refcounted(page + i);
+		page[i].tag = 1;	/* pgalloc_tag_split() */
+	}
+}
+
+/* ---------------- waits ---------------- */
+
+long harness_wait(wait_queue_head_t *wq, long timeout)
+{
+	(void)wq;
+	if (harness_locks_held)
+		harness_error("sleeping with a spinlock held");
+	if (++harness_wait_calls > harness_wait_limit) {
+		harness_error("wait loop never ends");
+		exit(3);
+	}
+	if (harness_wait_cb && harness_wait_cb_delay < timeout) {
+		harness_wait_cb_t cb = harness_wait_cb;
+
+		jiffies += harness_wait_cb_delay;
+		cb();
+		return timeout - harness_wait_cb_delay;
+	}
+	jiffies += timeout;
+	return 0;
+}
+
+void harness_wake_up(wait_queue_head_t *wq)
+{
+	(void)wq;
+	harness_wakeups++;
+}
+
+/* ---------------- debugfs ---------------- */
+
+struct dfs_file {
+	const char *name;
+	const struct file_operations *fops;
+};
+static struct dfs_file dfs_files[8];
+static unsigned int dfs_nr;
+static char dfs_dir;
+
+struct dentry *debugfs_create_dir(const char *name, struct dentry *parent)
+{
+	(void)parent;
+	if (strcmp(name, "mask_alloc"))
+		harness_error("unexpected debugfs dir %s", name);
+	return (struct dentry *)&dfs_dir;
+}
+
+struct dentry *debugfs_create_file(const char *name, unsigned short mode,
+				   struct dentry *parent, void *data,
+				   const struct file_operations *fops)
+{
+	(void)mode;
+	(void)data;
+	if (parent != (struct dentry *)&dfs_dir)
+		harness_error("debugfs file %s outside mask_alloc/", name);
+	if (dfs_nr < ARRAY_SIZE(dfs_files))
+		dfs_files[dfs_nr++] = (struct dfs_file){ name, fops };
+	return (struct dentry *)&dfs_dir;
+}
+
+static const struct file_operations *dfs_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < dfs_nr; i++)
+		if (!strcmp(dfs_files[i].name, name))
+			return dfs_files[i].fops;
+	return NULL;
+}
+
+bool harness_debugfs_exists(const char *name)
+{
+	return dfs_find(name);
+}
+
+void seq_printf(struct seq_file *m, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (m->count >= m->size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(m->buf + m->count, m->size - m->count, fmt, ap);
+	va_end(ap);
+	m->count = n < 0 ? m->size : min(m->size, m->count + (size_t)n);
+}
+
+int harness_debugfs_read(const char *name, char *buf, size_t size)
+{
+	const struct file_operations *f = dfs_find(name);
+	struct seq_file m = { buf, size, 0 };
+	u64 val;
+
+	buf[0] = '\0';
+	if (!f)
+		return -1;
+	if (f->show) {
+		f->show(&m, NULL);
+	} else {
+		if (f->get(NULL, &val))
+			return -1;
+		snprintf(buf, size, "%llu\n", (unsigned long long)val);
+		return strlen(buf);
+	}
+	if (m.count >= size)
+		return -1;
+	return m.count;
+}
+
+int harness_debugfs_write(const char *name, u64 val)
+{
+	const struct file_operations *f = dfs_find(name);
+
+	if (!f || !f->set)
+		return -1;
+	return f->set(NULL, val);
+}
+
+/* ---------------- boot ---------------- */
+
+void harness_boot(const struct harness_boot_opts *o)
+{
+	char param[128];
+
+	harness_arena_init();
+	if (o->holes) {
+		memblock_reserve(HOLE0_START, HOLE0_END - HOLE0_START);
+		memblock_reserve(HOLE1_START, HOLE1_END - HOLE1_START);
+		memblock_reserve(HOLE2_START, HOLE2_END - HOLE2_START);
+	}
+	if (o->has_param) {
+		if (o->param) {
+			snprintf(param, sizeof(param), "%s", o->param);
+			harness_early_param_fn(param);
+		} else {
+			harness_early_param_fn(NULL);
+		}
+	}
+	mask_pool_reserve_low(o->low_limit ? o->low_limit : SZ_16M);
+	if (o->increase)
+		increase_mask_zone(o->increase);
+	harness_memblock_free_all();
+	if (o->no_handover)
+		return;
+	mask_pool_handover();
+	harness_late_initcall();
+}
+
+void harness_boot_default(void)
+{
+	struct harness_boot_opts o = { 0 };
+
+	harness_boot(&o);
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Test-side API of the fake kernel in harness.c. */
+#ifndef MASK_HARNESS_H
+#define MASK_HARNESS_H
+
+#include "shim.h"
+#include "../../../include/linux/mask_alloc.h"
+
+struct harness_boot_opts {
+	bool has_param;		/* call the early_param handler ... */
+	const char *param;	/* ... with this value (NULL: bare "maskzone") */
+	bool holes;		/* reserve firmware/kernel holes below 16 MB */
+	unsigned long increase;	/* increase_mask_zone() bytes, 0: not called */
+	phys_addr_t low_limit;	/* mask_pool_reserve_low() limit, 0: 16 MB */
+	bool no_handover;	/* stop before mask_pool_handover() */
+};
+
+/* Holes made by .holes = true (byte ranges). */
+#define HOLE0_START	0x0ULL
+#define HOLE0_END	0x10000ULL	/* 64 KB "BIOS" */
+#define HOLE1_START	0x100000ULL
+#define HOLE1_END	0x300000ULL	/* 2 MB "kernel text" */
+#define HOLE2_START	0x501000ULL
+#define HOLE2_END	0x504000ULL	/* 3 pages "firmware" */
+
+void harness_arena_init(void);
+void harness_boot(const struct harness_boot_opts *o);
+void harness_boot_default(void);	/* no param, no holes, 16 MB */
+void harness_memblock_free_all(void);
+bool harness_memblock_is_reserved(unsigned long pfn);
+
+/* Fake buddy allocator. */
+extern bool harness_buddy_fail;
+extern unsigned long harness_buddy_floor_pfn;
+extern gfp_t harness_buddy_last_gfp;
+extern unsigned long harness_buddy_calls;
+unsigned long harness_buddy_free_pages(void);
+void free_unref_page(struct page *page, unsigned int order);
+
+/* Waits: a wait calls harness_wait_cb after harness_wait_cb_delay jiffies. */
+typedef void (*harness_wait_cb_t)(void);
+extern harness_wait_cb_t harness_wait_cb;
+extern long harness_wait_cb_delay;
+extern unsigned long harness_wait_calls;
+extern unsigned long harness_wakeups;
+extern unsigned long harness_wait_limit;
+
+/* Diagnostics. */
+extern unsigned long harness_warnings;
+extern unsigned long harness_errors;
+extern unsigned long harness_bad_pages;
+extern bool harness_verbose;
+bool harness_log_contains(const char *s);
+void harness_log_clear(void);
+int harness_debugfs_read(const char *name, char *buf, size_t size);
+int harness_debugfs_write(const char *name, u64 val);
+bool harness_debugfs_exists(const char *name);
+
+#endif /* MASK_HARNESS_H */

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Harness replacement for mm/mask_alloc_internal.h: the same names, backed
+ * by the fakes in shim.h and harness.c.  mm/mask_alloc.c is compiled
+ * unchanged against this file.
+ */
+#ifndef _MM_MASK_ALLOC_INTERNAL_H
+#define _MM_MASK_ALLOC_INTERNAL_H
+
+#include "shim.h"
+#include "../../../include/linux/mask_alloc.h"
+
+#define MASK_POOL_LIMIT		SZ_4G
+
+static inline u64 mask_compat_limit(void)
+{
+	return DMA_BIT_MASK(24);
+}
+
+static inline bool mask_free_prepare(struct page *page, unsigned int order)
+{
+	return free_pages_prepare(page, order);
+}
+
+#endif /* _MM_MASK_ALLOC_INTERNAL_H */

@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Userspace stand-ins for the kernel names mm/mask_alloc.c uses.
+ *
+ * Everything is single threaded.  "Physical memory" is a malloc'd arena of
+ * ARENA_PAGES pages with a struct page array; memblock, the buddy allocator
+ * and mm's alloc/free hooks are small fakes in harness.c that track page
+ * state so that double frees, bad refcounts and memblock use after
+ * memblock_free_all() are caught.
+ */
+#ifndef MASK_HARNESS_SHIM_H
+#define MASK_HARNESS_SHIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <ctype.h>
+#include <limits.h>
+
+#define CONFIG_MASK_ALLOC 1
+#define CONFIG_DEBUG_FS 1
+#define CONFIG_64BIT 1
+
+/* ---- types ---- */
+typedef uint64_t u64;
+typedef uint32_t u32;
+typedef uint8_t u8;
+typedef unsigned int gfp_t;
+typedef u64 phys_addr_t;
+
+#define U64_MAX		UINT64_MAX
+
+/* ---- compiler / misc ---- */
+#define __init
+#define __initdata
+#define __read_mostly
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#define READ_ONCE(x)	(*(volatile typeof(x) *)&(x))
+#define WRITE_ONCE(x, v) do { *(volatile typeof(x) *)&(x) = (v); } while (0)
+#define min(a, b)	((a) < (b) ? (a) : (b))
+#define max(a, b)	((a) > (b) ? (a) : (b))
+#define min_t(t, a, b)	((t)(a) < (t)(b) ? (t)(a) : (t)(b))
+#define max_t(t, a, b)	((t)(a) > (t)(b) ? (t)(a) : (t)(b))
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#define EXPORT_SYMBOL_GPL(sym)	extern typeof(sym) sym
+#define SMP_CACHE_BYTES	64
+#define NUMA_NO_NODE	(-1)
+#ifndef EINVAL
+#define EINVAL		22
+#endif
+
+/* ---- sizes and pages ---- */
+#define SZ_64K		0x00010000ULL
+#define SZ_1M		0x00100000ULL
+#define SZ_16M		0x01000000ULL
+#define SZ_2G		0x80000000ULL
+#define SZ_4G		0x100000000ULL
+#define PAGE_SHIFT	12
+#define PAGE_SIZE	(1UL << PAGE_SHIFT)
+#define PAGE_MASK	(~(PAGE_SIZE - 1))
+#define PAGE_ALIGN(x)	(((x) + PAGE_SIZE - 1) & ~((typeof(x))PAGE_SIZE - 1))
+#define PFN_PHYS(x)	((phys_addr_t)(x) << PAGE_SHIFT)
+#define PFN_DOWN(x)	((unsigned long)((x) >> PAGE_SHIFT))
+#define PFN_UP(x)	((unsigned long)(((x) + PAGE_SIZE - 1) >> PAGE_SHIFT))
+#define MAX_PAGE_ORDER	10
+#define DMA_BIT_MASK(n)	(((n) == 64) ? ~0ULL : ((1ULL << (n)) - 1))
+
+#define ARENA_BYTES	(64ULL << 20)
+#define ARENA_PAGES	(ARENA_BYTES >> PAGE_SHIFT)
+
+/* ---- gfp ---- */
+#define __GFP_DMA		0x01u
+#define __GFP_HIGHMEM		0x02u
+#define __GFP_DMA32		0x04u
+#define __GFP_MOVABLE		0x08u
+#define GFP_ZONEMASK		(__GFP_DMA | __GFP_HIGHMEM | __GFP_DMA32 | __GFP_MOVABLE)
+#define __GFP_HIGH		0x20u
+#define __GFP_IO		0x40u
+#define __GFP_FS		0x80u
+#define __GFP_ZERO		0x100u
+#define __GFP_DIRECT_RECLAIM	0x400u
+#define __GFP_KSWAPD_RECLAIM	0x800u
+#define __GFP_NOWARN		0x2000u
+#define __GFP_RETRY_MAYFAIL	0x4000u
+#define __GFP_NOFAIL		0x8000u
+#define __GFP_NORETRY		0x10000u
+#define __GFP_COMP		0x40000u
+#define GFP_ATOMIC	(__GFP_HIGH | __GFP_KSWAPD_RECLAIM)
+#define GFP_NOWAIT	(__GFP_KSWAPD_RECLAIM)
+#define GFP_KERNEL	(__GFP_DIRECT_RECLAIM | __GFP_KSWAPD_RECLAIM | __GFP_IO | __GFP_FS)
+#define GFP_DMA		__GFP_DMA
+#define GFP_DMA32	__GFP_DMA32
+
+static inline bool gfpflags_allow_blocking(gfp_t gfp)
+{
+	return gfp & __GFP_DIRECT_RECLAIM;
+}
+
+/* ---- harness reporting (harness.c) ---- */
+void harness_warn(const char *file, int line, const char *cond);
+__printf(2, 3) void harness_log(char level, const char *fmt, ...);
+__printf(1, 2) void harness_error(const char *fmt, ...);
+extern int harness_locks_held;
+
+#define WARN_ON_ONCE(cond) ({						\
+	static bool __warned;						\
+	bool __c = !!(cond);						\
+	if (__c && !__warned) {						\
+		__warned = true;					\
+		harness_warn(__FILE__, __LINE__, #cond);		\
+	}								\
+	__c;								\
+})
+
+#ifndef pr_fmt
+#define pr_fmt(fmt) fmt
+#endif
+#define pr_err(fmt, ...)	harness_log('E', pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_warn(fmt, ...)	harness_log('W', pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_info(fmt, ...)	harness_log('I', pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_warn_ratelimited(fmt, ...) harness_log('W', pr_fmt(fmt), ##__VA_ARGS__)
+
+/* ---- locking, atomics, scheduling (single threaded) ---- */
+typedef struct { int locked; } spinlock_t;
+#define __SPIN_LOCK_UNLOCKED(x)	{ 0 }
+#define spin_lock_irqsave(l, flags) do {				\
+	if ((l)->locked)						\
+		harness_error("recursive spinlock");			\
+	(l)->locked = 1;						\
+	harness_locks_held++;						\
+	(flags) = 0;							\
+} while (0)
+#define spin_unlock_irqrestore(l, flags) do {				\
+	if (!(l)->locked)						\
+		harness_error("unlock of unlocked spinlock");		\
+	(l)->locked = 0;						\
+	harness_locks_held--;						\
+	(void)(flags);							\
+} while (0)
+#define lockdep_assert_held(l) do {					\
+	if (!(l)->locked)						\
+		harness_error("lock not held at %s:%d", __FILE__, __LINE__); \
+} while (0)
+#define might_sleep_if(cond) do {					\
+	if ((cond) && harness_locks_held)				\
+		harness_error("might sleep with a lock held");	\
+} while (0)
+
+typedef struct { long counter; } atomic_long_t;
+#define ATOMIC_LONG_INIT(i)	{ (i) }
+#define atomic_long_inc(v)	((void)((v)->counter++))
+#define atomic_long_read(v)	((v)->counter)
+
+struct task_struct { char comm[16]; };
+extern struct task_struct harness_current;
+#define current (&harness_current)
+
+/* ---- jiffies ---- */
+#define HZ 250
+extern unsigned long jiffies;
+static inline unsigned int jiffies_to_msecs(unsigned long j)
+{
+	return (unsigned int)(j * 1000 / HZ);
+}
+
+static inline unsigned long msecs_to_jiffies(u64 ms)
+{
+	return (unsigned long)DIV_ROUND_UP(ms * HZ, 1000);
+}
+
+/* ---- wait queues: a wait "sleeps" by advancing jiffies (harness.c) ---- */
+typedef struct { int unused; } wait_queue_head_t;
+#define DECLARE_WAIT_QUEUE_HEAD(name) wait_queue_head_t name = { 0 }
+long harness_wait(wait_queue_head_t *wq, long timeout);
+void harness_wake_up(wait_queue_head_t *wq);
+#define wake_up(wq)	harness_wake_up(wq)
+#define wq_has_sleeper(wq)	true
+#define wait_event_timeout(wq, condition, timeout) ({			\
+	long __ret = (timeout);						\
+	if (condition) {						\
+		if (!__ret)						\
+			__ret = 1;					\
+	} else {							\
+		__ret = harness_wait(&(wq), __ret);			\
+		if (condition) {					\
+			if (!__ret)					\
+				__ret = 1;				\
+		} else {						\
+			__ret = 0;					\
+		}							\
+	}								\
+	__ret;								\
+})
+
+/* ---- static keys ---- */
+struct static_key_false { bool enabled; };
+#define DEFINE_STATIC_KEY_FALSE(name)	struct static_key_false name = { false }
+#define DECLARE_STATIC_KEY_FALSE(name)	extern struct static_key_false name
+#define static_branch_unlikely(k)	((k)->enabled)
+#define static_branch_enable(k)		((void)((k)->enabled = true))
+
+/* ---- vm events ---- */
+enum vm_event_item {
+	MASK_ALLOC, MASK_FREE, MASK_BITMAP_SKIP, MASK_WAIT, MASK_HIGHER,
+	MASK_LOW_WASTE, MASK_HIGH_WASTE, MASK_FAIL, NR_VM_EVENT_ITEMS
+};
+extern unsigned long harness_vm_events[NR_VM_EVENT_ITEMS];
+#define count_vm_event(e)	((void)(harness_vm_events[e]++))
+#define count_vm_events(e, n)	((void)(harness_vm_events[e] += (n)))
+
+/* ---- bitmaps (bitmap.c) ---- */
+#define BITS_PER_LONG	64
+#define BITS_TO_LONGS(n) DIV_ROUND_UP((n), BITS_PER_LONG)
+bool test_bit(unsigned long nr, const unsigned long *addr);
+void __set_bit(unsigned long nr, unsigned long *addr);
+void __clear_bit(unsigned long nr, unsigned long *addr);
+void bitmap_set(unsigned long *map, unsigned long start, unsigned long nbits);
+void bitmap_clear(unsigned long *map, unsigned long start, unsigned long nbits);
+void bitmap_zero(unsigned long *map, unsigned long nbits);
+void bitmap_fill(unsigned long *map, unsigned long nbits);
+unsigned long find_next_bit(const unsigned long *addr, unsigned long size,
+			    unsigned long offset);
+unsigned long find_next_zero_bit(const unsigned long *addr, unsigned long size,
+				 unsigned long offset);
+unsigned long find_first_bit(const unsigned long *addr, unsigned long size);
+unsigned long find_first_zero_bit(const unsigned long *addr, unsigned long size);
+unsigned long find_last_bit(const unsigned long *addr, unsigned long size);
+unsigned long bitmap_find_next_zero_area_off(unsigned long *map,
+					     unsigned long size,
+					     unsigned long start,
+					     unsigned int nr,
+					     unsigned long align_mask,
+					     unsigned long align_offset);
+
+/* ---- struct page and the arena (harness.c) ---- */
+#define PG_reserved	0x1UL
+#define PG_head		0x2UL
+#define PG_tail		0x4UL
+
+enum harness_page_state {
+	HPS_RESERVED,	/* memblock reserved, refcount 1 */
+	HPS_FREE,	/* went through free_pages_prepare() */
+	HPS_ALLOCATED,	/* went through post_alloc_hook() */
+};
+
+struct page {
+	unsigned long flags;
+	int _refcount;
+	int _mapcount;
+	unsigned long private;
+	unsigned int compound_order;	/* head of a compound page */
+	enum harness_page_state state;
+	int tag;			/* emulated alloc tag reference */
+	bool in_buddy;			/* free in the fake buddy allocator */
+};
+
+extern struct page *harness_pages;
+extern unsigned char *harness_mem;
+extern unsigned long max_low_pfn;
+
+struct page *pfn_to_page(unsigned long pfn);
+unsigned long page_to_pfn(const struct page *page);
+static inline phys_addr_t page_to_phys(const struct page *page)
+{
+	return PFN_PHYS(page_to_pfn(page));
+}
+
+void *page_address(const struct page *page);
+struct page *virt_to_page(const void *addr);
+
+static inline unsigned int get_order(unsigned long size)
+{
+	unsigned int order = 0;
+
+	size = (size - 1) >> PAGE_SHIFT;
+	while (size) {
+		order++;
+		size >>= 1;
+	}
+	return order;
+}
+
+static inline void set_page_count(struct page *page, int v)
+{
+	page->_refcount = v;
+}
+
+static inline void ClearPageReserved(struct page *page)
+{
+	page->flags &= ~PG_reserved;
+}
+
+static inline void clear_page_tag_ref(struct page *page)
+{
+	page->tag = 0;
+}
+
+bool put_page_testzero(struct page *page);
+void get_page(struct page *page);
+void put_page(struct page *page);
+void set_page_refcounted(struct page *page);
+void post_alloc_hook(struct page *page, unsigned int order, gfp_t gfp);
+void prep_new_page(struct page *page, unsigned int order, gfp_t gfp,
+		   unsigned int alloc_flags);
+bool free_pages_prepare(struct page *page, unsigned int order);
+struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order);
+void __free_pages(struct page *page, unsigned int order);
+void split_page(struct page *page, unsigned int order);
+void __free_pages_ok(struct page *page, unsigned int order);
+
+/* ---- memblock (harness.c) ---- */
+#define MEMBLOCK_NONE	0
+int memblock_reserve(phys_addr_t base, phys_addr_t size);
+void *memblock_alloc(phys_addr_t size, phys_addr_t align);
+void memblock_free(void *ptr, size_t size);
+int memblock_phys_free(phys_addr_t base, phys_addr_t size);
+void harness_next_free_range(u64 *idx, phys_addr_t *start, phys_addr_t *end);
+#define for_each_free_mem_range(i, nid, flags, p_start, p_end, p_nid)	\
+	for ((void)(nid), (void)(flags), (void)(p_nid), i = 0,		\
+	     harness_next_free_range(&i, p_start, p_end);		\
+	     i != U64_MAX; harness_next_free_range(&i, p_start, p_end))
+void accept_memory(phys_addr_t start, unsigned long size);
+
+unsigned long long memparse(const char *ptr, char **retptr);
+
+/* ---- init calls and parameters ---- */
+extern int (*harness_early_param_fn)(char *s);
+extern const char *harness_early_param_name;
+extern int (*harness_late_initcall)(void);
+#define early_param(str, fn)						\
+	int (*harness_early_param_fn)(char *s) = fn;			\
+	const char *harness_early_param_name = str
+#define late_initcall(fn)	int (*harness_late_initcall)(void) = fn
+
+/* ---- debugfs / seq_file ---- */
+struct seq_file {
+	char *buf;
+	size_t size;
+	size_t count;
+};
+__printf(2, 3) void seq_printf(struct seq_file *m, const char *fmt, ...);
+struct dentry;
+struct file_operations {
+	int (*show)(struct seq_file *m, void *v);
+	int (*get)(void *data, u64 *val);
+	int (*set)(void *data, u64 val);
+};
+#define DEFINE_SHOW_ATTRIBUTE(__name)					\
+	static const struct file_operations __name ## _fops = {	\
+		.show = __name ## _show,				\
+	}
+#define DEFINE_DEBUGFS_ATTRIBUTE(__fops, __get, __set, __fmt)		\
+	static const struct file_operations __fops = {			\
+		.get = __get, .set = __set,				\
+	}
+struct dentry *debugfs_create_dir(const char *name, struct dentry *parent);
+struct dentry *debugfs_create_file(const char *name, unsigned short mode,
+				   struct dentry *parent, void *data,
+				   const struct file_operations *fops);
+#define debugfs_create_file_unsafe debugfs_create_file
+
+#endif /* MASK_HARNESS_SHIM_H */

@@ -1,0 +1,1339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit cases for mm/mask_alloc.c.  Each case runs in its own forked
+ * process, on a freshly booted arena, so that static state in the kernel
+ * file (WARN_ON_ONCE flags, the pool, the parameters) starts clean.
+ *
+ * Default boot: 64 MB arena, pool = all of [0, 16 MB) = pfns 0..4095,
+ * buddy = the rest (minus the pool bitmaps at the top).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "stress.h"
+
+static int failed;
+static unsigned long expected_warnings;
+static unsigned long expected_bad_pages;
+static bool any_warnings;	/* the stress cases provoke misuse at random */
+static unsigned long long stress_seed;
+static unsigned long stress_iters = 5000;
+
+#define CHECK(cond) do {						\
+	if (!(cond)) {							\
+		fprintf(stderr, "  FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+		failed = 1;						\
+	}								\
+} while (0)
+
+#define CHECK_EQ(a, b) do {						\
+	unsigned long long __a = (unsigned long long)(a);		\
+	unsigned long long __b = (unsigned long long)(b);		\
+	if (__a != __b) {						\
+		fprintf(stderr, "  FAIL %s:%d: %s == %s (%#llx != %#llx)\n", \
+			__FILE__, __LINE__, #a, #b, __a, __b);		\
+		failed = 1;						\
+	}								\
+} while (0)
+
+#define POOL_PAGES	4096UL
+#define M(x)		((u64)(x) << 20)
+#define PG(n)		((size_t)(n) * PAGE_SIZE)
+
+static unsigned long pfn(struct page *p)
+{
+	return p ? page_to_pfn(p) : ULONG_MAX;
+}
+
+static struct mask_pool_stats stats(void)
+{
+	struct mask_pool_stats st;
+
+	mask_pool_get_stats(&st);
+	return st;
+}
+
+static void boot_param(const char *param)
+{
+	struct harness_boot_opts o = { .has_param = true, .param = param };
+
+	harness_boot(&o);
+}
+
+static void boot_force(void)
+{
+	boot_param("force");
+}
+
+static char map_char(unsigned long p)
+{
+	static char buf[1 << 16];
+	unsigned long base, lp;
+	char *line;
+
+	if (harness_debugfs_read("map", buf, sizeof(buf)) < 0)
+		return '?';
+	for (line = buf; *line; line = strchr(line, '\n') + 1) {
+		base = strtoul(line, NULL, 16);
+		lp = p - base;
+		if (p >= base && lp < 64)
+			return line[9 + lp];
+		if (!strchr(line, '\n'))
+			break;
+	}
+	return '?';
+}
+
+static unsigned long vm(enum vm_event_item e)
+{
+	return harness_vm_events[e];
+}
+
+/* ------------------------------------------------------------------ */
+
+static void t_boot_default(void)
+{
+	struct mask_pool_stats st;
+
+	harness_boot_default();
+	st = stats();
+	CHECK(mask_pool_enabled());
+	CHECK_EQ(st.pool_bytes, M(16));
+	CHECK_EQ(st.free_bytes, M(16));
+	CHECK_EQ(st.used_bytes, 0);
+	CHECK_EQ(st.lowest_addr, 0);
+	CHECK_EQ(st.highest_addr, M(16) - 1);
+	CHECK_EQ(st.largest_free_bytes, M(16));
+	CHECK(harness_log_contains("mask_alloc: pool 0x0-0xffffff (16384 KiB, 4096 pages)"));
+	CHECK(harness_memblock_is_reserved(0) && harness_memblock_is_reserved(4095));
+	CHECK(!harness_memblock_is_reserved(4096));
+}
+
+static void t_boot_holes(void)
+{
+	struct harness_boot_opts o = { .holes = true };
+	unsigned long holes = (HOLE0_END - HOLE0_START + HOLE1_END - HOLE1_START +
+			       HOLE2_END - HOLE2_START) >> PAGE_SHIFT;
+	struct mask_pool_stats st;
+
+	harness_boot(&o);
+	st = stats();
+	CHECK_EQ(st.pool_pages, POOL_PAGES - holes);
+	CHECK_EQ(st.lowest_addr, HOLE0_END);
+	CHECK_EQ(st.largest_free_bytes, M(16) - HOLE2_END);
+	CHECK(!mask_pool_page(pfn_to_page(0)));
+	CHECK(!mask_pool_page(pfn_to_page(HOLE1_START >> PAGE_SHIFT)));
+	CHECK(!mask_pool_page(pfn_to_page(HOLE2_START >> PAGE_SHIFT)));
+	CHECK(mask_pool_page(pfn_to_page(HOLE2_END >> PAGE_SHIFT)));
+	CHECK(mask_pool_page(pfn_to_page(HOLE0_END >> PAGE_SHIFT)));
+	CHECK_EQ(map_char(HOLE2_START >> PAGE_SHIFT), ' ');
+	CHECK_EQ(map_char((HOLE2_START >> PAGE_SHIFT) + 2), ' ');
+	CHECK_EQ(map_char(HOLE2_END >> PAGE_SHIFT), '.');
+	CHECK_EQ(map_char(HOLE1_END >> PAGE_SHIFT), '.');
+}
+
+static void t_handover_page_state(void)
+{
+	struct harness_boot_opts o = { .holes = true };
+	unsigned long p;
+	int bad = 0;
+
+	harness_boot(&o);
+	for (p = 0; p < POOL_PAGES; p++) {
+		struct page *pg = pfn_to_page(p);
+
+		if (mask_pool_page(pg))
+			bad += pg->_refcount != 0 || (pg->flags & PG_reserved) ||
+			       pg->state != HPS_FREE || pg->tag != 0 || pg->in_buddy;
+		else
+			bad += pg->_refcount != 1 || !(pg->flags & PG_reserved) ||
+			       pg->state != HPS_RESERVED;
+	}
+	CHECK_EQ(bad, 0);
+}
+
+static void t_handover_holes_skip_allocs(void)
+{
+	struct harness_boot_opts o = { .holes = true, .has_param = true, .param = "force" };
+	unsigned long fw = HOLE2_START >> PAGE_SHIFT;
+	struct page *a, *b;
+
+	harness_boot(&o);
+	/* Fill from the top down to just above the firmware hole. */
+	a = alloc_pages_mask(GFP_ATOMIC, PG(POOL_PAGES - (HOLE2_END >> PAGE_SHIFT)), M(16) - 1);
+	CHECK_EQ(pfn(a), HOLE2_END >> PAGE_SHIFT);
+	/* 4 pages cannot straddle the 3-page hole: they land below it. */
+	b = alloc_pages_mask(GFP_ATOMIC, PG(4), M(16) - 1);
+	CHECK_EQ(pfn(b), fw - 4);
+}
+
+static void t_alloc_before_handover(void)
+{
+	struct harness_boot_opts o = { .has_param = true, .param = "force", .no_handover = true };
+
+	harness_boot(&o);
+	CHECK(!mask_pool_enabled());
+	CHECK(!alloc_pages_mask(GFP_KERNEL, PG(1), M(16) - 1));
+	CHECK_EQ(harness_wait_calls, 0);
+	CHECK_EQ(vm(MASK_FAIL), 1);
+}
+
+static void t_top_down(void)
+{
+	struct page *a, *b, *c;
+
+	boot_force();
+	a = alloc_page_mask(GFP_ATOMIC, M(16) - 1);
+	b = alloc_page_mask(GFP_ATOMIC, M(16) - 1);
+	c = alloc_pages_mask(GFP_ATOMIC, PG(3), M(16) - 1);
+	CHECK_EQ(pfn(a), 4095);
+	CHECK_EQ(pfn(b), 4094);
+	CHECK_EQ(pfn(c), 4091);
+	CHECK_EQ(map_char(4091), 'H');
+	CHECK_EQ(map_char(4092), '#');
+	CHECK_EQ(map_char(4093), '#');
+	CHECK_EQ(map_char(4094), 'H');
+	CHECK_EQ(map_char(4090), '.');
+	CHECK_EQ(a->_refcount, 1);
+	CHECK_EQ(c->_refcount, 1);
+	CHECK_EQ(c[1]._refcount, 0);
+	CHECK_EQ(c[2]._refcount, 0);
+	CHECK(c[1].state == HPS_ALLOCATED && c[2].tag == 1);
+}
+
+static void t_mask_exact_boundary(void)
+{
+	struct page *a, *b;
+
+	boot_force();
+	a = alloc_page_mask(GFP_ATOMIC, M(8) - 1);
+	CHECK_EQ(pfn(a), 2047);
+	CHECK_EQ(page_to_phys(a) + PAGE_SIZE - 1, M(8) - 1);
+	b = alloc_pages_mask(GFP_ATOMIC, PG(3), M(8) - 1);
+	CHECK_EQ(pfn(b), 2044);
+	CHECK_EQ(page_to_phys(b) + PG(3) - 1, M(8) - PAGE_SIZE - 1);
+	CHECK(page_to_phys(b) + PG(3) - 1 <= M(8) - 1);
+}
+
+static void t_mask_one_byte_over(void)
+{
+	struct page *a, *b, *c;
+
+	boot_force();
+	/* 8 MB exactly: page 2048 would end at 0x800fff, one page over. */
+	a = alloc_page_mask(GFP_ATOMIC, M(8));
+	CHECK_EQ(pfn(a), 2047);
+	/* One byte short of a page: the page ending at 0x7fffff is out. */
+	b = alloc_page_mask(GFP_ATOMIC, M(8) - 2);
+	CHECK_EQ(pfn(b), 2046);
+	/* A block that would end exactly one page over the mask moves down. */
+	c = alloc_pages_mask(GFP_ATOMIC, PG(2), M(8) - PAGE_SIZE - 1);
+	CHECK(page_to_phys(c) + PG(2) - 1 <= M(8) - PAGE_SIZE - 1);
+	CHECK_EQ(pfn(c), 2044);
+}
+
+static void t_mask_sub_page_and_lowest(void)
+{
+	struct page *a;
+
+	boot_force();
+	a = alloc_page_mask(GFP_ATOMIC, PAGE_SIZE - 1);
+	CHECK_EQ(pfn(a), 0);
+	CHECK(!alloc_page_mask(GFP_KERNEL, PAGE_SIZE - 2));
+	CHECK(!alloc_page_mask(GFP_KERNEL, PAGE_SIZE - 1));	/* taken */
+	CHECK_EQ(harness_wait_calls, 1);	/* only the possible one waited */
+	CHECK_EQ(vm(MASK_FAIL), 2);
+}
+
+static void t_cursor_rotation(void)
+{
+	struct page *a, *b, *c;
+
+	boot_force();
+	a = alloc_page_mask(GFP_ATOMIC, M(16) - 1);
+	b = alloc_page_mask(GFP_ATOMIC, M(16) - 1);
+	__free_page_mask(a);
+	c = alloc_page_mask(GFP_ATOMIC, M(16) - 1);
+	/* The cursor moves on instead of reusing the freed slot at once. */
+	CHECK_EQ(pfn(b), 4094);
+	CHECK_EQ(pfn(c), 4093);
+	CHECK_EQ(vm(MASK_BITMAP_SKIP), 0);
+}
+
+static void t_cursor_upper_half_rule(void)
+{
+	struct page *big, *a, *b;
+
+	boot_force();
+	/* Cursor ends exactly at the middle of [0, 16 MB): restart at top. */
+	big = alloc_pages_mask(GFP_ATOMIC, PG(2048), M(16) - 1);
+	CHECK_EQ(pfn(big), 2048);
+	a = alloc_page_mask(GFP_ATOMIC, M(16) - 1);
+	CHECK_EQ(pfn(a), 2047);	/* top of the range is full: first fit */
+	__free_pages_mask(big, PG(2048));
+	b = alloc_page_mask(GFP_ATOMIC, M(16) - 1);
+	/* cursor (2049) lies in the lower half: search from the top again */
+	CHECK_EQ(pfn(b), 4095);
+}
+
+static void t_cursor_used_in_upper_half(void)
+{
+	struct page *a, *b, *c;
+
+	boot_force();
+	a = alloc_pages_mask(GFP_ATOMIC, PG(100), M(16) - 1);	/* 3996..4095 */
+	b = alloc_page_mask(GFP_ATOMIC, M(16) - 1);		/* 3995 */
+	__free_pages_mask(a, PG(100));
+	c = alloc_pages_mask(GFP_ATOMIC, PG(10), M(16) - 1);
+	/* cursor 101 < middle 2048: continue below b, not at the freed top */
+	CHECK_EQ(pfn(b), 3995);
+	CHECK_EQ(pfn(c), 3985);
+}
+
+static void t_bitmap_skip(void)
+{
+	struct page *n, *w, *x;
+
+	boot_force();
+	n = alloc_pages_mask(GFP_ATOMIC, PG(3), M(8) - 1);	/* 2045..2047 */
+	CHECK_EQ(pfn(n), 2045);
+	/* cursor now past the middle of the 16 MB range: from the top */
+	w = alloc_page_mask(GFP_ATOMIC, M(16) - 1);
+	CHECK_EQ(pfn(w), 4095);
+	CHECK_EQ(vm(MASK_BITMAP_SKIP), 0);
+	/* narrow mask, cursor (1) below its range: top of the range, skip 3 */
+	x = alloc_page_mask(GFP_ATOMIC, M(8) - 1);
+	CHECK_EQ(pfn(x), 2044);
+	CHECK_EQ(vm(MASK_BITMAP_SKIP), 3);
+}
+
+static void t_rounding_waste(void)
+{
+	struct page *a, *b;
+
+	boot_force();
+	a = alloc_pages_mask(GFP_ATOMIC, 5000, M(16) - 1);
+	CHECK_EQ(vm(MASK_LOW_WASTE), PG(2) - 5000);
+	CHECK_EQ(stats().used_bytes, PG(2));
+	b = alloc_pages_mask(GFP_ATOMIC, PG(3), M(16) - 1);
+	CHECK_EQ(vm(MASK_LOW_WASTE), PG(2) - 5000);	/* 3 pages, not 4 */
+	CHECK_EQ(stats().used_bytes, PG(5));
+	CHECK_EQ(vm(MASK_ALLOC), 2);
+	__free_pages_mask(a, 5000);
+	__free_pages_mask(b, PG(3));
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(vm(MASK_FREE), 2);
+}
+
+static void t_normal_first_below_mask(void)
+{
+	unsigned long before;
+	struct page *a;
+
+	harness_boot_default();
+	before = harness_buddy_free_pages();
+	a = alloc_pages_mask(GFP_KERNEL, 5000, M(32) - 1);
+	CHECK(a && pfn(a) >= POOL_PAGES);
+	CHECK(page_to_phys(a) + 5000 - 1 <= M(32) - 1);
+	CHECK_EQ(harness_buddy_last_gfp, GFP_KERNEL | __GFP_NOWARN | GFP_DMA32);
+	CHECK_EQ(vm(MASK_HIGHER), 1);
+	CHECK_EQ(vm(MASK_HIGH_WASTE), PG(2) - 5000);
+	CHECK_EQ(vm(MASK_ALLOC), 0);
+	CHECK_EQ(stats().free_bytes, M(16));
+	__free_pages_mask(a, 5000);
+	CHECK_EQ(harness_buddy_free_pages(), before);
+}
+
+static void t_normal_above_mask_given_back(void)
+{
+	unsigned long before;
+	struct page *a;
+
+	harness_boot_default();
+	harness_buddy_floor_pfn = M(40) >> PAGE_SHIFT;
+	before = harness_buddy_free_pages();
+	a = alloc_pages_mask(GFP_KERNEL, PG(3), M(32) - 1);
+	CHECK_EQ(harness_buddy_calls, 1);
+	CHECK(a && pfn(a) < POOL_PAGES);
+	CHECK_EQ(harness_buddy_free_pages(), before);	/* all 4 pages back */
+	CHECK_EQ(vm(MASK_HIGHER), 0);
+	CHECK_EQ(vm(MASK_ALLOC), 1);
+	CHECK_EQ(pfn_to_page(M(40) >> PAGE_SHIFT)->state, HPS_FREE);
+}
+
+static void t_normal_fail_uses_pool(void)
+{
+	struct page *a;
+
+	harness_boot_default();
+	harness_buddy_fail = true;
+	a = alloc_pages_mask(GFP_KERNEL | __GFP_NOFAIL, PG(1), M(32) - 1);
+	CHECK_EQ(pfn(a), 4095);
+	CHECK(!(harness_buddy_last_gfp & __GFP_NOFAIL));
+	CHECK_EQ(vm(MASK_ALLOC), 1);
+}
+
+static void t_mask_covers_low_memory(void)
+{
+	struct page *a;
+
+	harness_boot_default();
+	a = alloc_pages_mask(GFP_KERNEL, PG(1), M(64) - 1);
+	CHECK(a && pfn(a) >= POOL_PAGES);
+	__free_pages_mask(a, PG(1));
+	harness_buddy_fail = true;
+	a = alloc_pages_mask(GFP_KERNEL, PG(1), M(64) - 1);
+	CHECK(!a);
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(vm(MASK_ALLOC), 0);
+	CHECK_EQ(harness_wait_calls, 0);
+}
+
+static void t_mask_above_4g_no_dma32(void)
+{
+	struct page *a;
+
+	harness_boot_default();
+	a = alloc_pages_mask(GFP_KERNEL, PG(1), U64_MAX);
+	CHECK(a);
+	CHECK(!(harness_buddy_last_gfp & __GFP_DMA32));
+	a = alloc_pages_mask(GFP_KERNEL, PG(1), SZ_4G - 1);
+	CHECK(harness_buddy_last_gfp & __GFP_DMA32);
+}
+
+static void t_force_skips_normal(void)
+{
+	struct page *a;
+
+	boot_force();
+	a = alloc_pages_mask(GFP_KERNEL, PG(1), M(32) - 1);
+	CHECK_EQ(pfn(a), 4095);
+	a = alloc_pages_mask(GFP_KERNEL, PG(1), U64_MAX);
+	CHECK_EQ(pfn(a), 4094);
+	CHECK_EQ(harness_buddy_calls, 0);
+	CHECK(stats().force);
+}
+
+static void t_zeroing(void)
+{
+	unsigned char *p;
+	struct page *a, *b;
+	size_t i;
+	int nonzero = 0;
+
+	boot_force();
+	a = alloc_pages_mask(GFP_ATOMIC | __GFP_ZERO, PG(3), M(16) - 1);
+	p = page_address(a);
+	for (i = 0; i < PG(3); i++)
+		nonzero += p[i] != 0;
+	CHECK_EQ(nonzero, 0);
+	b = alloc_pages_mask(GFP_ATOMIC, PG(1), M(16) - 1);
+	CHECK_EQ(((unsigned char *)page_address(b))[100], 0x6b);	/* not zeroed */
+	memset(p, 0xaa, PG(3));
+	__free_pages_mask(a, PG(3));
+	CHECK_EQ(p[0], 0x6b);	/* went through free_pages_prepare() */
+}
+
+static void t_get_free_roundtrip(void)
+{
+	void *v;
+
+	boot_force();
+	v = get_pages_mask(GFP_KERNEL, 10000, M(16) - 1);
+	CHECK(v == page_address(pfn_to_page(4093)));
+	memset(v, 1, 10000);
+	free_pages_mask(v, 10000);
+	free_pages_mask(NULL, 10000);
+	v = get_page_mask(GFP_KERNEL, M(16) - 1);
+	CHECK(v != NULL);
+	free_page_mask(v);
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(stats().misuse, 0);
+}
+
+static void t_exhaustion_atomic(void)
+{
+	struct page *all;
+
+	boot_force();
+	all = alloc_pages_mask(GFP_ATOMIC, M(16), M(16) - 1);
+	CHECK_EQ(pfn(all), 0);
+	CHECK_EQ(stats().free_bytes, 0);
+	harness_log_clear();
+	CHECK(!alloc_page_mask(GFP_ATOMIC, M(16) - 1));
+	CHECK_EQ(harness_wait_calls, 0);
+	CHECK(harness_log_contains("mask_alloc: harness: cannot allocate 4096 bytes below 0xffffff"));
+	CHECK_EQ(vm(MASK_FAIL), 1);
+}
+
+static void t_exhaustion_nowarn(void)
+{
+	boot_force();
+	CHECK(alloc_pages_mask(GFP_ATOMIC, M(16), M(16) - 1));
+	harness_log_clear();
+	CHECK(!alloc_page_mask(GFP_ATOMIC | __GFP_NOWARN, M(16) - 1));
+	CHECK(!harness_log_contains("cannot allocate"));
+}
+
+static void t_wait_timeout(void)
+{
+	unsigned long j;
+
+	boot_force();
+	CHECK(alloc_pages_mask(GFP_ATOMIC, M(16), M(16) - 1));
+	j = jiffies;
+	CHECK(!alloc_page_mask(GFP_KERNEL, M(16) - 1));
+	CHECK_EQ(jiffies - j, 5 * HZ);
+	CHECK_EQ(vm(MASK_WAIT), 5 * HZ);
+	CHECK_EQ(harness_wait_calls, 1);
+}
+
+static struct page *victim;
+static size_t victim_size;
+
+static void free_victim(void)
+{
+	if (victim)
+		__free_pages_mask(victim, victim_size);
+	victim = NULL;
+	harness_wait_cb = NULL;
+}
+
+static void t_waiter_woken_by_free(void)
+{
+	struct page *a;
+
+	boot_force();
+	victim_size = M(16);
+	victim = alloc_pages_mask(GFP_ATOMIC, victim_size, M(16) - 1);
+	harness_wait_cb = free_victim;
+	harness_wait_cb_delay = 10;
+	a = alloc_pages_mask(GFP_KERNEL, PG(2), M(16) - 1);
+	CHECK(a != NULL);
+	CHECK_EQ(vm(MASK_WAIT), 10);
+	CHECK_EQ(harness_wait_calls, 1);
+	CHECK(harness_wakeups >= 1);
+}
+
+static void t_wait_noretry(void)
+{
+	boot_force();
+	CHECK(alloc_pages_mask(GFP_ATOMIC, M(16), M(16) - 1));
+	CHECK(!alloc_page_mask(GFP_KERNEL | __GFP_NORETRY, M(16) - 1));
+	CHECK_EQ(harness_wait_calls, 0);
+	CHECK_EQ(vm(MASK_WAIT), 0);
+}
+
+static struct page *singles[4];
+static int single_frees;
+
+/* Frees single pages that never make room for a 3-page request. */
+static void free_single(void)
+{
+	__free_page_mask(singles[single_frees * 2]);
+	if (++single_frees == 2)
+		harness_wait_cb = NULL;
+}
+
+static void setup_singles(void)
+{
+	int i;
+
+	boot_force();
+	CHECK(alloc_pages_mask(GFP_ATOMIC, PG(POOL_PAGES - 4), M(16) - 1));
+	for (i = 0; i < 4; i++)
+		singles[i] = alloc_page_mask(GFP_ATOMIC, M(16) - 1);
+	CHECK_EQ(pfn(singles[3]), 0);
+	harness_wait_cb = free_single;
+	harness_wait_cb_delay = 10;
+}
+
+static void t_wait_bounded_total(void)
+{
+	setup_singles();
+	CHECK(!alloc_pages_mask(GFP_KERNEL, PG(3), M(16) - 1));
+	CHECK_EQ(vm(MASK_WAIT), 5 * HZ);	/* total, despite two wakeups */
+	CHECK_EQ(harness_wait_calls, 3);
+}
+
+static void t_wait_retry_mayfail(void)
+{
+	setup_singles();
+	CHECK(!alloc_pages_mask(GFP_KERNEL | __GFP_RETRY_MAYFAIL, PG(3), M(16) - 1));
+	/* each free restarts the clock; fails after one full quiet timeout */
+	CHECK_EQ(vm(MASK_WAIT), 10 + 10 + 5 * HZ);
+	CHECK_EQ(harness_wait_calls, 3);
+}
+
+static int nofail_calls;
+
+static void nofail_cb(void)
+{
+	if (++nofail_calls == 3)
+		free_victim();
+}
+
+static void t_wait_nofail(void)
+{
+	struct page *a;
+
+	boot_force();
+	victim_size = M(16);
+	victim = alloc_pages_mask(GFP_ATOMIC, victim_size, M(16) - 1);
+	harness_wait_cb = nofail_cb;
+	harness_wait_cb_delay = 10;
+	a = alloc_pages_mask(GFP_KERNEL | __GFP_NOFAIL, PG(1), M(16) - 1);
+	CHECK(a != NULL);
+	CHECK_EQ(harness_wait_calls, 3);
+	CHECK_EQ(vm(MASK_WAIT), 2 * 5 * HZ + 10);
+}
+
+static void t_impossible_no_wait(void)
+{
+	boot_force();
+	CHECK(!alloc_pages_mask(GFP_KERNEL, M(17), M(64) - 1));
+	CHECK(!alloc_pages_mask(GFP_KERNEL | __GFP_NOFAIL, PG(2049), M(8) - 1));
+	CHECK(!alloc_pages_mask(GFP_KERNEL, SIZE_MAX, U64_MAX));
+	CHECK_EQ(harness_wait_calls, 0);
+	CHECK_EQ(stats().misuse, 0);
+}
+
+static void t_large_skips_buddy(void)
+{
+	struct page *a;
+
+	harness_boot_default();
+	a = alloc_pages_mask(GFP_KERNEL, M(8), M(32) - 1);	/* order 11 */
+	CHECK_EQ(harness_buddy_calls, 0);
+	CHECK_EQ(pfn(a), 2048);
+}
+
+static void t_misuse_size_zero(void)
+{
+	boot_force();
+	CHECK(!alloc_pages_mask(GFP_KERNEL, 0, M(16) - 1));
+	CHECK(!alloc_pages_mask(GFP_KERNEL, 3, M(16) - 1));	/* an order? */
+	CHECK(!alloc_pages_mask(GFP_KERNEL, MASK_MIN_SIZE - 1, M(16) - 1));
+	CHECK(alloc_pages_mask(GFP_KERNEL, MASK_MIN_SIZE, M(16) - 1));
+	CHECK_EQ(stats().misuse, 3);
+	expected_warnings = 1;
+}
+
+static void t_misuse_zone_modifiers(void)
+{
+	boot_force();
+	CHECK(!alloc_pages_mask(GFP_KERNEL | __GFP_DMA, PG(1), M(16) - 1));
+	CHECK(!alloc_pages_mask(GFP_KERNEL | __GFP_DMA32, PG(1), M(16) - 1));
+	CHECK(!alloc_pages_mask(GFP_KERNEL | __GFP_HIGHMEM, PG(1), M(16) - 1));
+	CHECK(!alloc_pages_mask(GFP_KERNEL | __GFP_MOVABLE, PG(1), M(16) - 1));
+	CHECK(!alloc_pages_mask(GFP_KERNEL | __GFP_COMP, PG(2), M(16) - 1));
+	CHECK_EQ(stats().misuse, 5);
+	CHECK_EQ(stats().free_bytes, M(16));
+	expected_warnings = 1;
+}
+
+static void t_misuse_free_smaller(void)
+{
+	struct page *a;
+
+	boot_force();
+	a = alloc_pages_mask(GFP_KERNEL, PG(3), M(16) - 1);
+	__free_pages_mask(a, PG(2));
+	CHECK_EQ(stats().misuse, 1);
+	CHECK_EQ(stats().used_bytes, PG(3));
+	CHECK_EQ(a->_refcount, 1);
+	__free_pages_mask(a, PG(3));
+	CHECK_EQ(stats().used_bytes, 0);
+	expected_warnings = 1;
+}
+
+static void t_misuse_free_larger(void)
+{
+	struct page *a, *b;
+
+	boot_force();
+	b = alloc_pages_mask(GFP_KERNEL, PG(2), M(16) - 1);	/* 4094..4095 */
+	a = alloc_pages_mask(GFP_KERNEL, PG(2), M(16) - 1);	/* 4092..4093 */
+	__free_pages_mask(a, PG(3));	/* would eat b's head */
+	__free_pages_mask(a, PG(4));
+	__free_pages_mask(b, PG(3));	/* runs past the pool */
+	CHECK_EQ(stats().misuse, 3);
+	CHECK_EQ(stats().used_bytes, PG(4));
+	__free_pages_mask(a, PG(2));
+	__free_pages_mask(b, PG(2));
+	CHECK_EQ(stats().used_bytes, 0);
+	expected_warnings = 1;
+}
+
+static void t_misuse_free_not_head(void)
+{
+	struct page *a;
+
+	boot_force();
+	a = alloc_pages_mask(GFP_KERNEL, PG(3), M(16) - 1);
+	__free_pages_mask(a + 1, PG(2));
+	CHECK_EQ(stats().misuse, 1);
+	CHECK_EQ(stats().used_bytes, PG(3));
+	__free_pages_mask(a, PG(3));
+	expected_warnings = 1;
+}
+
+static void t_misuse_double_free(void)
+{
+	struct page *a;
+
+	boot_force();
+	a = alloc_pages_mask(GFP_KERNEL, PG(2), M(16) - 1);
+	__free_pages_mask(a, PG(2));
+	__free_pages_mask(a, PG(2));
+	CHECK_EQ(stats().misuse, 1);
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(vm(MASK_FREE), 1);
+	expected_warnings = 1;
+}
+
+static void t_misuse_release_free_page(void)
+{
+	boot_force();
+	mask_pool_release(pfn_to_page(100), 1);
+	mask_pool_release(pfn_to_page(POOL_PAGES - 1), 2);	/* past the end */
+	CHECK_EQ(stats().misuse, 2);
+	CHECK_EQ(stats().free_bytes, M(16));
+	expected_warnings = 1;
+}
+
+static void t_misuse_free_size_zero(void)
+{
+	struct page *a;
+
+	boot_force();
+	a = alloc_page_mask(GFP_KERNEL, M(16) - 1);
+	__free_pages_mask(a, 0);
+	__free_pages_mask(a, 1);
+	__free_pages_mask(NULL, PG(1));
+	CHECK_EQ(stats().misuse, 3);
+	CHECK_EQ(stats().used_bytes, PG(1));
+	__free_page_mask(a);	/* the macro passes PAGE_SIZE, not 0 */
+	CHECK_EQ(stats().used_bytes, 0);
+	expected_warnings = 1;
+}
+
+static void t_free_normal_page(void)
+{
+	unsigned long before;
+	struct page *a;
+
+	harness_boot_default();
+	before = harness_buddy_free_pages();
+	a = alloc_pages_mask(GFP_KERNEL, PG(3), M(32) - 1);
+	CHECK(a && !mask_pool_page(a));
+	CHECK_EQ(harness_buddy_free_pages(), before - 4);
+	__free_pages_mask(a, PG(3));
+	CHECK_EQ(harness_buddy_free_pages(), before);
+	CHECK_EQ(stats().misuse, 0);
+}
+
+static void t_free_with_extra_ref(void)
+{
+	struct page *a;
+
+	boot_force();
+	a = alloc_pages_mask(GFP_KERNEL, PG(3), M(16) - 1);
+	get_page(a);
+	__free_pages_mask(a, PG(3));
+	CHECK_EQ(stats().used_bytes, PG(1));
+	CHECK_EQ(map_char(pfn(a)), 'H');
+	CHECK_EQ(vm(MASK_FREE), 0);
+	put_page(a);
+	CHECK_EQ(stats().used_bytes, 0);
+	CHECK_EQ(vm(MASK_FREE), 1);
+}
+
+static void t_subrange_api_split(void)
+{
+	struct page *a;
+	int i;
+
+	boot_force();
+	a = alloc_pages_mask(GFP_KERNEL, PG(5), M(16) - 1);	/* 4091..4095 */
+	for (i = 1; i < 5; i++)
+		set_page_refcounted(a + i);	/* as split_page() does */
+	__free_pages(a + 2, 0);
+	CHECK_EQ(map_char(4093), '.');
+	CHECK_EQ(map_char(4094), 'H');	/* new head after the hole */
+	__free_pages(a, 0);
+	CHECK_EQ(map_char(4092), 'H');
+	__free_pages(a + 1, 0);
+	CHECK_EQ(vm(MASK_FREE), 1);
+	__free_pages(a + 4, 0);
+	__free_pages(a + 3, 0);
+	CHECK_EQ(vm(MASK_FREE), 2);
+	CHECK_EQ(stats().free_bytes, M(16));
+}
+
+static void t_subrange_split_page(void)
+{
+	static const int order_of_frees[] = { 2, 0, 3, 1 };
+	struct page *a;
+	int i;
+
+	harness_boot_default();
+	a = mask_pool_alloc_compat(GFP_KERNEL, 2);
+	CHECK(a && pfn(a) % 4 == 0);
+	split_page(a, 2);
+	for (i = 0; i < 4; i++) {
+		__free_pages(a + order_of_frees[i], 0);
+		if (i == 0)
+			CHECK_EQ(map_char(pfn(a) + 3), 'H');
+	}
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(vm(MASK_ALLOC), 1);
+}
+
+static void t_subrange_pages_exact(void)
+{
+	struct page *a;
+	int i;
+
+	harness_boot_default();
+	/* alloc_pages_exact(3 pages): order 2, tail freed by make_alloc_exact() */
+	a = mask_pool_alloc_compat(GFP_KERNEL, 2);
+	for (i = 1; i < 4; i++)
+		a[i].tag = 1;		/* pgalloc_tag_split() */
+	set_page_refcounted(a + 2);
+	set_page_refcounted(a + 1);
+	__free_pages_ok(a + 3, 0);
+	CHECK_EQ(stats().used_bytes, PG(3));
+	CHECK_EQ(map_char(pfn(a)), 'H');
+	CHECK_EQ(map_char(pfn(a) + 3), '.');
+	/* free_pages_exact() */
+	for (i = 0; i < 3; i++)
+		__free_pages(a + i, 0);
+	CHECK_EQ(stats().used_bytes, 0);
+	CHECK_EQ(vm(MASK_FREE), 1);
+}
+
+static void t_subrange_speculative_ref(void)
+{
+	struct page *a;
+
+	harness_boot_default();
+	a = mask_pool_alloc_compat(GFP_KERNEL, 2);
+	get_page(a);		/* e.g. a speculative pagecache lookup */
+	__free_pages(a, 2);	/* frees a+2 (order 1) and a+1 (order 0) */
+	CHECK_EQ(stats().used_bytes, PG(1));
+	CHECK_EQ(map_char(pfn(a)), 'H');
+	CHECK_EQ(map_char(pfn(a) + 1), '.');
+	put_page(a);
+	CHECK_EQ(stats().used_bytes, 0);
+}
+
+static void t_compound_folio_put(void)
+{
+	struct page *a;
+	unsigned long i;
+
+	harness_boot_default();
+	a = mask_pool_alloc_compat(GFP_KERNEL | __GFP_COMP, 3);
+	CHECK(a && pfn(a) % 8 == 0);
+	CHECK(pfn(a) + 8 <= POOL_PAGES);
+	CHECK(a->flags & PG_head);
+	CHECK_EQ(a->compound_order, 3);
+	for (i = 1; i < 8; i++)
+		CHECK(a[i].flags & PG_tail);
+	put_page(a);
+	CHECK_EQ(stats().used_bytes, 0);
+	CHECK_EQ(vm(MASK_FREE), 1);
+}
+
+static void t_compat_alignment(void)
+{
+	struct page *a, *b, *c;
+
+	harness_boot_default();
+	a = mask_pool_alloc_compat(GFP_ATOMIC, 0);
+	b = mask_pool_alloc_compat(GFP_ATOMIC, 2);
+	c = mask_pool_alloc_compat(GFP_ATOMIC, 4);
+	CHECK_EQ(pfn(a), 4095);
+	CHECK_EQ(pfn(b), 4088);
+	CHECK_EQ(pfn(c), 4064);
+	CHECK_EQ(harness_buddy_calls, 0);	/* GFP_DMA never tries buddy */
+	CHECK_EQ(b->_refcount, 1);
+	CHECK_EQ(b[1]._refcount, 0);
+	__free_pages(b, 2);
+	__free_pages(c, 4);
+	__free_pages(a, 0);
+	CHECK_EQ(stats().used_bytes, 0);
+	CHECK(!mask_pool_alloc_compat(GFP_ATOMIC, MAX_PAGE_ORDER + 1));
+}
+
+static void t_compat_alignment_odd_pool(void)
+{
+	struct harness_boot_opts o = { .has_param = true, .param = "20M", .holes = true };
+	struct page *a, *b;
+	unsigned int order;
+
+	harness_boot(&o);
+	/* the pool ends at an odd pfn, so bit indexes are not aligned */
+	CHECK_EQ(stats().highest_addr, M(20) + HOLE0_END + HOLE1_END - HOLE1_START +
+		 HOLE2_END - HOLE2_START - 1);
+	for (order = 0; order <= 5; order++) {
+		a = mask_pool_alloc_compat(GFP_ATOMIC, order);
+		CHECK(a && pfn(a) % (1UL << order) == 0);
+		CHECK(a && page_to_phys(a) + (PAGE_SIZE << order) <= M(16));
+	}
+	b = mask_pool_alloc_compat(GFP_ATOMIC, 3);
+	CHECK_EQ(pfn(b), 4096 - 64 - 8);
+}
+
+static void t_compat_below_16m_and_zero(void)
+{
+	struct harness_boot_opts o = { .increase = M(8) };
+	struct page *a;
+	unsigned char *p;
+	size_t i;
+	int nonzero = 0;
+
+	harness_boot(&o);
+	a = mask_pool_alloc_compat(GFP_KERNEL | __GFP_ZERO | __GFP_DMA32, 1);
+	CHECK(a && page_to_phys(a) + PG(2) - 1 <= M(16) - 1);
+	CHECK_EQ(pfn(a), 4094);
+	p = page_address(a);
+	for (i = 0; i < PG(2); i++)
+		nonzero += p[i] != 0;
+	CHECK_EQ(nonzero, 0);
+}
+
+static void t_compat_exhaustion(void)
+{
+	harness_boot_default();
+	harness_buddy_fail = true;
+	while (mask_pool_alloc_compat(GFP_ATOMIC | __GFP_NOWARN, 0))
+		;
+	CHECK_EQ(stats().free_bytes, 0);
+	CHECK(!mask_pool_alloc_compat(GFP_KERNEL | __GFP_NORETRY, 0));
+	CHECK(harness_log_contains("cannot allocate 4096 bytes below 0xffffff"));
+}
+
+struct parse_case {
+	const char *in;
+	int rc;
+	u64 size;
+	bool force;
+};
+
+static void t_parser_table(void)
+{
+	static const struct parse_case cases[] = {
+		{ NULL, -EINVAL, 0, 0 },
+		{ "", -EINVAL, 0, 0 },
+		{ "16M", 0, M(16), false },
+		{ "force", 0, 0, true },
+		{ "16M,force", 0, M(16), true },
+		{ "force,16M", 0, M(16), true },
+		{ "junk", -EINVAL, 0, 0 },
+		{ "0", -EINVAL, 0, 0 },
+		{ "99999G", -EINVAL, 0, 0 },
+		{ "16M,", -EINVAL, 0, 0 },
+		{ ",force", -EINVAL, 0, 0 },
+		{ "16Mjunk", -EINVAL, 0, 0 },
+		{ "forcex", -EINVAL, 0, 0 },
+		{ "force,force", -EINVAL, 0, 0 },
+		{ "16M,32M", -EINVAL, 0, 0 },
+		{ "16M,,force", -EINVAL, 0, 0 },
+		{ "4G", 0, SZ_4G, false },
+		{ "4097M", -EINVAL, 0, 0 },
+		{ "65536", 0, 65536, false },
+		{ "0x100000", 0, M(1), false },
+		{ "512k", 0, 512 << 10, false },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		u64 size = 12345;
+		bool force = true;
+		int rc = mask_zone_parse(cases[i].in, &size, &force);
+
+		if (rc != cases[i].rc)
+			fprintf(stderr, "  case \"%s\": rc %d\n",
+				cases[i].in ? cases[i].in : "(null)", rc);
+		CHECK_EQ(rc, cases[i].rc);
+		if (!rc) {
+			CHECK_EQ(size, cases[i].size);
+			CHECK_EQ(force, cases[i].force);
+		} else {
+			CHECK_EQ(size, 12345);	/* untouched on error */
+			CHECK(force);
+		}
+	}
+}
+
+static void t_param_bare(void)
+{
+	boot_param(NULL);
+	CHECK(harness_log_contains("mask_alloc: maskzone needs a value"));
+	CHECK_EQ(stats().pool_bytes, M(16));
+	CHECK(!stats().force);
+}
+
+static void t_param_garbage(void)
+{
+	boot_param("junk");
+	CHECK(harness_log_contains("invalid maskzone=junk"));
+	CHECK_EQ(stats().pool_bytes, M(16));
+}
+
+static void t_param_zero(void)
+{
+	boot_param("0");
+	CHECK(harness_log_contains("invalid maskzone=0"));
+	CHECK_EQ(stats().pool_bytes, M(16));
+}
+
+static void t_param_explicit_size(void)
+{
+	struct harness_boot_opts o = { .has_param = true, .param = "20M,force",
+				       .increase = M(8) };
+	struct mask_pool_stats st;
+
+	harness_boot(&o);
+	st = stats();
+	CHECK_EQ(st.pool_bytes, M(20));	/* increase ignored */
+	CHECK_EQ(st.highest_addr, M(20) - 1);
+	CHECK(st.force);
+}
+
+static void t_param_explicit_with_holes(void)
+{
+	struct harness_boot_opts o = { .has_param = true, .param = "8M", .holes = true };
+	struct mask_pool_stats st;
+
+	harness_boot(&o);
+	st = stats();
+	CHECK_EQ(st.pool_bytes, M(8));
+	CHECK_EQ(st.lowest_addr, HOLE0_END);
+	/* lowest first: 240 pages below 1 MB, the rest from 3 MB up around
+	 * the firmware hole */
+	CHECK_EQ(st.highest_addr, M(8) + (HOLE0_END - HOLE0_START) +
+		 (HOLE1_END - HOLE1_START) + (HOLE2_END - HOLE2_START) - 1);
+}
+
+static void t_param_too_big(void)
+{
+	boot_param("128M");
+	CHECK(harness_log_contains("larger than low memory"));
+	CHECK_EQ(stats().pool_bytes, M(16));
+}
+
+static void t_param_force_only(void)
+{
+	static char buf[4096];
+
+	boot_param("force");
+	CHECK(stats().force);
+	CHECK_EQ(stats().pool_bytes, M(16));
+	harness_debugfs_read("summary", buf, sizeof(buf));
+	CHECK(strstr(buf, "force: 1\n") != NULL);
+}
+
+static void t_increase_mask_zone(void)
+{
+	struct harness_boot_opts o = { .increase = M(8) };
+	struct mask_pool_stats st;
+
+	harness_boot(&o);
+	st = stats();
+	CHECK_EQ(st.pool_bytes, M(24));
+	CHECK_EQ(st.highest_addr, M(24) - 1);
+	CHECK(mask_pool_page(pfn_to_page(M(24) / PAGE_SIZE - 1)));
+	CHECK(!mask_pool_page(pfn_to_page(M(24) / PAGE_SIZE)));
+	CHECK(harness_log_contains("(24576 KiB, 6144 pages)"));
+}
+
+static void t_increase_bottom_up_around_holes(void)
+{
+	struct harness_boot_opts o = { .increase = M(4), .no_handover = true };
+	unsigned long p;
+
+	/* Reserve something just above 16 MB: the increase must skip it. */
+	harness_arena_init();
+	memblock_reserve(M(16), PG(2));
+	mask_pool_reserve_low(SZ_16M);
+	increase_mask_zone(o.increase);
+	harness_memblock_free_all();
+	mask_pool_handover();
+	CHECK_EQ(stats().pool_bytes, M(20));
+	p = M(16) >> PAGE_SHIFT;
+	CHECK(!mask_pool_page(pfn_to_page(p)));
+	CHECK(mask_pool_page(pfn_to_page(p + 2)));
+	CHECK(mask_pool_page(pfn_to_page(p + 1025)));
+	CHECK(!mask_pool_page(pfn_to_page(p + 1026)));
+}
+
+static void t_increase_after_handover(void)
+{
+	harness_boot_default();
+	increase_mask_zone(M(4));
+	CHECK_EQ(stats().pool_bytes, M(16));
+	expected_warnings = 1;
+}
+
+static void t_bitmaps_from_memblock(void)
+{
+	harness_boot_default();
+	/* top-down memblock_alloc before memblock_free_all(): last page */
+	CHECK(harness_memblock_is_reserved(ARENA_PAGES - 1));
+	CHECK(!pfn_to_page(ARENA_PAGES - 1)->in_buddy);
+	CHECK(!mask_pool_page(pfn_to_page(ARENA_PAGES - 1)));
+}
+
+static void t_no_reserve_no_pool(void)
+{
+	harness_arena_init();
+	harness_memblock_free_all();
+	mask_pool_handover();
+	CHECK(!mask_pool_enabled());
+	CHECK(harness_log_contains("no pool"));
+	CHECK_EQ(stats().pool_bytes, 0);
+}
+
+static void t_stats_and_summary(void)
+{
+	static char buf[4096];
+	struct mask_pool_stats st;
+	struct page *a, *b;
+	char expect[512];
+
+	boot_force();
+	a = alloc_pages_mask(GFP_KERNEL, PG(10), M(16) - 1);	/* 4086..4095 */
+	b = alloc_pages_mask(GFP_KERNEL, PG(6), M(1) - 1);	/* 250..255 */
+	CHECK_EQ(pfn(b), 250);
+	__free_pages_mask(b, PG(1));				/* misuse */
+	st = stats();
+	CHECK_EQ(st.used_bytes, PG(16));
+	CHECK_EQ(st.free_bytes, M(16) - PG(16));
+	CHECK_EQ(st.largest_free_bytes, PG(4086 - 256));
+	CHECK_EQ(st.misuse, 1);
+	CHECK_EQ(st.timeout_ms, 5000);
+	harness_debugfs_read("summary", buf, sizeof(buf));
+	snprintf(expect, sizeof(expect),
+		 "pool_bytes: %llu\nfree_bytes: %llu\nlowest_addr: 0x0\nhighest_addr: 0xffffff\n"
+		 "largest_free_bytes: %llu\nused_bytes: %llu\nmisuse: 1\nforce: 1\ntimeout_ms: 5000\n",
+		 (unsigned long long)M(16), (unsigned long long)(M(16) - PG(16)),
+		 (unsigned long long)PG(4086 - 256), (unsigned long long)PG(16));
+	CHECK(!strcmp(buf, expect));
+	if (strcmp(buf, expect))
+		fprintf(stderr, "%s---\n%s", buf, expect);
+	__free_pages_mask(a, PG(10));
+	expected_warnings = 1;
+}
+
+static void t_map_format(void)
+{
+	static char buf[1 << 16];
+	struct harness_boot_opts o = { .holes = true, .has_param = true, .param = "force" };
+	char *last;
+	int lines = 0;
+	char *l;
+
+	harness_boot(&o);
+	alloc_pages_mask(GFP_KERNEL, PG(3), M(16) - 1);
+	CHECK(harness_debugfs_read("map", buf, sizeof(buf)) > 0);
+	/* base pfn 16 (after the 64 KB hole), 64 pages per line */
+	CHECK(!strncmp(buf, "00000010 ................", 25));
+	for (l = buf; (l = strchr(l, '\n')); l++)
+		lines++;
+	CHECK_EQ(lines, (POOL_PAGES - 16 + 63) / 64);
+	buf[strlen(buf) - 1] = '\0';
+	last = strrchr(buf, '\n') + 1;
+	/* last line: pfns 0xfd0..0xfff, 48 pages */
+	CHECK(!strncmp(last, "00000fd0 ", 9));
+	CHECK_EQ(strlen(last), 9 + 48);
+	CHECK(!strcmp(last + 9 + 48 - 4, ".H##"));
+	CHECK_EQ(map_char(HOLE1_START >> PAGE_SHIFT), ' ');
+}
+
+static void t_debugfs_timeout(void)
+{
+	static char buf[64];
+
+	boot_force();
+	CHECK(harness_debugfs_exists("summary") && harness_debugfs_exists("map"));
+	harness_debugfs_read("timeout_ms", buf, sizeof(buf));
+	CHECK(!strcmp(buf, "5000\n"));
+	CHECK_EQ(harness_debugfs_write("timeout_ms", 100), 0);
+	CHECK_EQ(mask_timeout, 25);
+	CHECK(alloc_pages_mask(GFP_ATOMIC, M(16), M(16) - 1));
+	CHECK(!alloc_page_mask(GFP_KERNEL, M(16) - 1));
+	CHECK_EQ(vm(MASK_WAIT), 25);
+}
+
+static void t_event_counts(void)
+{
+	struct page *a;
+
+	boot_force();
+	a = alloc_pages_mask(GFP_KERNEL, 3 * PAGE_SIZE + 1, M(16) - 1);
+	CHECK_EQ(vm(MASK_ALLOC), 1);
+	CHECK_EQ(vm(MASK_LOW_WASTE), PAGE_SIZE - 1);
+	__free_pages_mask(a, 3 * PAGE_SIZE + 1);
+	CHECK_EQ(vm(MASK_FREE), 1);
+	CHECK_EQ(vm(MASK_HIGHER), 0);
+	CHECK_EQ(vm(MASK_FAIL), 0);
+}
+
+static void t_node_variant(void)
+{
+	struct page *a;
+
+	boot_force();
+	a = alloc_pages_mask_node(0, GFP_KERNEL, PG(1), M(16) - 1);
+	CHECK_EQ(pfn(a), 4095);
+	__free_pages_mask(a, PG(1));
+}
+
+static void t_stress_fixed_seed(void)
+{
+	any_warnings = true;
+	CHECK_EQ(stress_run(1, stress_iters), 0);
+}
+
+static void t_stress_random_seed(void)
+{
+	any_warnings = true;
+	if (stress_run(stress_seed, stress_iters)) {
+		fprintf(stderr, "  replay: ./stress --seed %llu --iters %lu\n",
+			stress_seed, stress_iters);
+		failed = 1;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+
+struct test_case {
+	const char *name;
+	void (*fn)(void);
+};
+
+#define T(x) { #x, t_##x }
+static const struct test_case tests[] = {
+	T(boot_default), T(boot_holes), T(handover_page_state),
+	T(handover_holes_skip_allocs), T(alloc_before_handover),
+	T(top_down), T(mask_exact_boundary), T(mask_one_byte_over),
+	T(mask_sub_page_and_lowest), T(cursor_rotation),
+	T(cursor_upper_half_rule), T(cursor_used_in_upper_half),
+	T(bitmap_skip), T(rounding_waste), T(normal_first_below_mask),
+	T(normal_above_mask_given_back), T(normal_fail_uses_pool),
+	T(mask_covers_low_memory), T(mask_above_4g_no_dma32),
+	T(force_skips_normal), T(zeroing), T(get_free_roundtrip),
+	T(exhaustion_atomic), T(exhaustion_nowarn), T(wait_timeout),
+	T(waiter_woken_by_free), T(wait_noretry), T(wait_bounded_total),
+	T(wait_retry_mayfail), T(wait_nofail), T(impossible_no_wait),
+	T(large_skips_buddy), T(misuse_size_zero), T(misuse_zone_modifiers),
+	T(misuse_free_smaller), T(misuse_free_larger),
+	T(misuse_free_not_head), T(misuse_double_free),
+	T(misuse_release_free_page), T(misuse_free_size_zero),
+	T(free_normal_page), T(free_with_extra_ref), T(subrange_api_split),
+	T(subrange_split_page), T(subrange_pages_exact),
+	T(subrange_speculative_ref), T(compound_folio_put),
+	T(compat_alignment), T(compat_alignment_odd_pool),
+	T(compat_below_16m_and_zero),
+	T(compat_exhaustion), T(parser_table), T(param_bare),
+	T(param_garbage), T(param_zero), T(param_explicit_size),
+	T(param_explicit_with_holes), T(param_too_big),
+	T(param_force_only), T(increase_mask_zone),
+	T(increase_bottom_up_around_holes), T(increase_after_handover),
+	T(bitmaps_from_memblock), T(no_reserve_no_pool),
+	T(stats_and_summary), T(map_format), T(debugfs_timeout),
+	T(event_counts), T(node_variant),
+	T(stress_fixed_seed), T(stress_random_seed),
+};
+
+static int run_one(const struct test_case *t)
+{
+	pid_t pid;
+	int status;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		return 1;
+	}
+	if (!pid) {
+		t->fn();
+		if (harness_errors) {
+			fprintf(stderr, "  %lu harness errors\n", harness_errors);
+			failed = 1;
+		}
+		if (harness_bad_pages != expected_bad_pages) {
+			fprintf(stderr, "  %lu bad pages (expected %lu)\n",
+				harness_bad_pages, expected_bad_pages);
+			failed = 1;
+		}
+		if (!any_warnings && harness_warnings != expected_warnings) {
+			fprintf(stderr, "  %lu warnings (expected %lu)\n",
+				harness_warnings, expected_warnings);
+			failed = 1;
+		}
+		fflush(stderr);
+		_exit(failed);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return 1;
+	if (WIFSIGNALED(status))
+		fprintf(stderr, "  killed by signal %d\n", WTERMSIG(status));
+	return !WIFEXITED(status) || WEXITSTATUS(status);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int i, passed = 0, nfailed = 0;
+	int a;
+	bool only = false;
+
+	const char *env_seed = getenv("MASK_STRESS_SEED");
+	const char *env_iters = getenv("MASK_STRESS_ITERS");
+
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "-v"))
+			harness_verbose = true;
+		else
+			only = true;
+	}
+	if (env_iters)
+		stress_iters = strtoul(env_iters, NULL, 0);
+	if (env_seed)
+		stress_seed = strtoull(env_seed, NULL, 0);
+	else
+		stress_seed = ((unsigned long long)time(NULL) << 16) ^ getpid();
+	printf("# stress: fixed seed 1, random seed %llu, %lu iterations\n",
+	       stress_seed, stress_iters);
+	for (i = 0; i < ARRAY_SIZE(tests); i++) {
+		if (only) {
+			bool sel = false;
+
+			for (a = 1; a < argc; a++)
+				sel |= strcmp(argv[a], "-v") &&
+				       (atoi(argv[a]) == (int)i + 1 ||
+					!strcmp(argv[a], tests[i].name));
+			if (!sel)
+				continue;
+		}
+		if (run_one(&tests[i])) {
+			printf("not ok %u %s\n", i + 1, tests[i].name);
+			nfailed++;
+		} else {
+			printf("ok %u %s\n", i + 1, tests[i].name);
+			passed++;
+		}
+	}
+	printf("mask_alloc-harness: %u passed, %u failed\n", passed, nfailed);
+	return nfailed || !passed;
+}
