@@ -15,3 +15,36 @@ awk '/^Node/ { zone = $0; print zone }
 echo
 echo "== DMA-related /proc/vmstat lines"
 grep -iE 'dma|mask' /proc/vmstat || echo "(none: no DMA zone and no mask allocator counters in this kernel)"
+
+d=/sys/kernel/debug/mask_alloc
+if [ ! -d $d ]; then
+	echo
+	echo "(this kernel has no mask allocator)"
+	exit 0
+fi
+echo
+echo "== mask pool (from the boot log)"
+dmesg | grep 'mask_alloc: pool' || true
+echo
+echo "== $d/summary"
+cat $d/summary
+echo
+echo "== mask counters before"
+grep '^mask_' /proc/vmstat
+echo
+echo "== allocate 12 KiB under 24-, 28-, 30- and 32-bit masks ($d/alloc)"
+for bits in 24 28 30 32; do
+	mask=$(printf '%#x' $(((1 << bits) - 1)))
+	echo "12288 $mask" >$d/alloc || echo "  $bits bits: allocation failed"
+done
+cat $d/allocations | sed 's/^/  /'
+echo
+echo "== pool while they are held"
+grep -E '^(free_bytes|used_bytes|largest_free_bytes):' $d/summary | sed 's/^/  /'
+echo all >$d/free
+echo
+echo "== mask counters after freeing them"
+grep '^mask_' /proc/vmstat
+echo
+echo "== pool after"
+grep -E '^(free_bytes|used_bytes):' $d/summary | sed 's/^/  /'
