@@ -12,6 +12,7 @@
 #define pr_fmt(fmt) "mask_alloc: " fmt
 
 #include <linux/debugfs.h>
+#include <linux/err.h>
 #include <linux/gfp.h>
 #include <linux/init.h>
 #include <linux/io.h>
@@ -46,6 +47,18 @@ struct mask_debug_alloc {
 static DEFINE_MUTEX(mask_debug_lock);
 static LIST_HEAD(mask_debug_list);
 
+/* Copy a short command from user space into @buf, NUL-terminated and trimmed. */
+static char *mask_debug_get_cmd(char *buf, size_t size, const char __user *ubuf,
+				size_t len)
+{
+	if (len >= size)
+		return ERR_PTR(-EINVAL);
+	if (copy_from_user(buf, ubuf, len))
+		return ERR_PTR(-EFAULT);
+	buf[len] = '\0';
+	return strim(buf);
+}
+
 static ssize_t mask_debug_alloc_write(struct file *file, const char __user *ubuf,
 				      size_t len, loff_t *ppos)
 {
@@ -53,12 +66,9 @@ static ssize_t mask_debug_alloc_write(struct file *file, const char __user *ubuf
 	char buf[64], *s, *tok;
 	u64 size, mask;
 
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
-	s = strim(buf);
+	s = mask_debug_get_cmd(buf, sizeof(buf), ubuf, len);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
 	tok = strsep(&s, " \t");
 	if (!tok || kstrtou64(tok, 0, &size) || !s || kstrtou64(strim(s), 0, &mask))
 		return -EINVAL;
@@ -101,12 +111,9 @@ static ssize_t mask_debug_free_write(struct file *file, const char __user *ubuf,
 	u64 phys = 0;
 	int found = 0;
 
-	if (len >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
-	s = strim(buf);
+	s = mask_debug_get_cmd(buf, sizeof(buf), ubuf, len);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
 	all = !strcmp(s, "all");
 	if (!all && kstrtou64(s, 0, &phys))
 		return -EINVAL;
