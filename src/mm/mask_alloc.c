@@ -283,12 +283,22 @@ static struct page *mask_alloc_normal(int nid, gfp_t gfp, size_t size,
 		gfp |= GFP_DMA32;
 
 	page = alloc_pages_node(nid, gfp, order);
+	if (page && page_to_phys(page) + size - 1 > mask) {
+		__free_pages(page, order);
+		/*
+		 * A mask at or above 4 GB got memory above it from ZONE_NORMAL,
+		 * but covers all of ZONE_DMA32: try there before the pool.
+		 */
+		page = NULL;
+		if (!(gfp & __GFP_DMA32))
+			page = alloc_pages_node(nid, gfp | GFP_DMA32, order);
+		if (page && page_to_phys(page) + size - 1 > mask) {
+			__free_pages(page, order);
+			page = NULL;
+		}
+	}
 	if (!page)
 		return NULL;
-	if (page_to_phys(page) + size - 1 > mask) {
-		__free_pages(page, order);
-		return NULL;
-	}
 	count_vm_event(MASK_HIGHER);
 	count_vm_events(MASK_HIGH_WASTE, (PAGE_SIZE << order) - size);
 	return page;
@@ -329,8 +339,13 @@ struct page *alloc_pages_mask_node(int nid, gfp_t gfp, size_t size, u64 mask)
 		bool final = end_pfn >= max_low_pfn;
 
 		page = mask_alloc_normal(nid, gfp, size, mask, final);
-		if (page || final)
+		if (page)
 			return page;
+		if (final) {
+			/* The zones already warned, unless __GFP_NOWARN. */
+			count_vm_event(MASK_FAIL);
+			return NULL;
+		}
 	}
 
 	page = mask_pool_alloc(gfp, nr, end_pfn, 0);
@@ -613,7 +628,8 @@ EXPORT_SYMBOL_GPL(mask_pool_get_stats);
 
 /**
  * mask_zone_parse - parse the value of the maskzone= parameter
- * @s: "size[KMG][,force]", "force" or "size"; size accepts memparse suffixes
+ * @s: "size[KMG][,force]", "force" or "size"; size is decimal or 0x hex,
+ *      with an optional K, M or G suffix
  * @size: set to the size in bytes, or 0 if only "force" was given
  * @force: set to true if "force" was given
  *
@@ -628,7 +644,6 @@ int mask_zone_parse(const char *s, u64 *size, bool *force)
 {
 	bool have_size = false, have_force = false;
 	u64 sz = 0;
-	char *end;
 
 	if (!s || !*s)
 		return -EINVAL;
@@ -639,13 +654,34 @@ int mask_zone_parse(const char *s, u64 *size, bool *force)
 			have_force = true;
 			s += 5;
 		} else if (isdigit(*s)) {
-			if (have_size)
+			/* Not memparse(): it wraps silently on overflow. */
+			size_t len = strcspn(s, ",");
+			unsigned int shift = 0;
+			char num[24];
+			u64 val;
+
+			if (have_size || len >= sizeof(num))
 				return -EINVAL;
-			sz = memparse(s, &end);
-			if (end == s || !sz || sz > MASK_POOL_LIMIT)
+			memcpy(num, s, len);
+			num[len] = '\0';
+			switch (num[len - 1]) {
+			case 'G': case 'g':
+				shift += 10;
+				fallthrough;
+			case 'M': case 'm':
+				shift += 10;
+				fallthrough;
+			case 'K': case 'k':
+				shift += 10;
+				num[len - 1] = '\0';
+				break;
+			}
+			if (kstrtoull(num, 0, &val) || !val ||
+			    val > (MASK_POOL_LIMIT >> shift))
 				return -EINVAL;
+			sz = val << shift;
 			have_size = true;
-			s = end;
+			s += len;
 		} else {
 			return -EINVAL;
 		}
@@ -659,6 +695,24 @@ int mask_zone_parse(const char *s, u64 *size, bool *force)
 	*force = have_force;
 	return 0;
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * mask_pool_set_force - switch "maskzone=force" at run time, for KUnit
+ * @force: true to skip the normal-zone attempt, false to make it
+ *
+ * Context: Any context.
+ * Return: the previous setting, to be restored by the caller.
+ */
+VISIBLE_IF_KUNIT bool mask_pool_set_force(bool force)
+{
+	bool old = READ_ONCE(mask_pool.force);
+
+	WRITE_ONCE(mask_pool.force, force);
+	return old;
+}
+EXPORT_SYMBOL_IF_KUNIT(mask_pool_set_force);
+#endif
 
 static int __init setup_maskzone(char *s)
 {

@@ -19,7 +19,7 @@
  *               memblock_free, accept_memory
  *  - sync:      spinlock, wait queue, jiffies, static key, atomic_long
  *  - vmstat:    count_vm_event(s) with the MASK_* events
- *  - misc:      memparse, WARN_ON_ONCE, pr_*, debugfs/seq_file,
+ *  - misc:      kstrtoull, WARN_ON_ONCE, pr_*, debugfs/seq_file,
  *               early_param, late_initcall, zone_dma_limit
  */
 #ifndef _MM_MASK_ALLOC_INTERNAL_H
@@ -46,6 +46,7 @@
 #include <linux/string.h>
 #include <linux/vmstat.h>
 #include <linux/wait.h>
+#include <kunit/visibility.h>
 
 #include "internal.h"
 
@@ -71,5 +72,10 @@ static inline bool mask_free_prepare(struct page *page, unsigned int order)
 {
 	return free_pages_prepare(page, order);
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Hooks for mm/tests/mask_alloc_kunit.c only. */
+bool mask_pool_set_force(bool force);
+#endif
 
 #endif /* _MM_MASK_ALLOC_INTERNAL_H */

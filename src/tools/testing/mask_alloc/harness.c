@@ -7,6 +7,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 
 #include "harness.h"
@@ -263,28 +264,21 @@ void harness_memblock_free_all(void)
 	memblock_active = false;
 }
 
-unsigned long long memparse(const char *ptr, char **retptr)
+int kstrtoull(const char *s, unsigned int base, u64 *res)
 {
+	unsigned long long v;
 	char *end;
-	unsigned long long ret = strtoull(ptr, &end, 0);
 
-	switch (*end) {
-	case 'G': case 'g':
-		ret <<= 10;
-		/* fall through */
-	case 'M': case 'm':
-		ret <<= 10;
-		/* fall through */
-	case 'K': case 'k':
-		ret <<= 10;
-		end++;
-		break;
-	default:
-		break;
-	}
-	if (retptr)
-		*retptr = end;
-	return ret;
+	if (!*s || isspace((unsigned char)*s) || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (end == s || (*end && !(end[0] == '\n' && !end[1])))
+		return -EINVAL;
+	*res = v;
+	return 0;
 }
 
 /* ---------------- page state hooks ---------------- */

@@ -22,6 +22,14 @@
 #define CONFIG_DEBUG_FS 1
 #define CONFIG_64BIT 1
 
+/* IS_ENABLED() as in include/linux/kconfig.h (no modules here). */
+#define __ARG_PLACEHOLDER_1 0,
+#define __take_second_arg(__ignored, val, ...) val
+#define ____is_defined(arg1_or_junk)	__take_second_arg(arg1_or_junk 1, 0)
+#define ___is_defined(val)		____is_defined(__ARG_PLACEHOLDER_##val)
+#define __is_defined(x)			___is_defined(x)
+#define IS_ENABLED(option)		__is_defined(option)
+
 /* ---- types ---- */
 typedef uint64_t u64;
 typedef uint32_t u32;
@@ -323,7 +331,9 @@ void harness_next_free_range(u64 *idx, phys_addr_t *start, phys_addr_t *end);
 	     i != U64_MAX; harness_next_free_range(&i, p_start, p_end))
 void accept_memory(phys_addr_t start, unsigned long size);
 
-unsigned long long memparse(const char *ptr, char **retptr);
+/* kstrtoull(): whole string, one trailing newline allowed, -ERANGE on overflow. */
+int kstrtoull(const char *s, unsigned int base, u64 *res);
+#define fallthrough	__attribute__((__fallthrough__))
 
 /* ---- init calls and parameters ---- */
 extern int (*harness_early_param_fn)(char *s);
