@@ -627,6 +627,28 @@ void mask_pool_get_stats(struct mask_pool_stats *st)
 EXPORT_SYMBOL_GPL(mask_pool_get_stats);
 
 /**
+ * mask_pool_min_mask - the narrowest address mask the pool can serve
+ *
+ * dma_direct_supported() uses it: a device mask below the lowest pool page
+ * cannot be served by anything.
+ *
+ * Context: Any context.
+ * Return: the address of the last byte of the lowest pool page, or 0 if
+ * the pool is not in use.
+ */
+u64 mask_pool_min_mask(void)
+{
+	unsigned long idx;
+
+	if (!mask_pool_enabled())
+		return 0;
+	/* @owned is read-only after boot; the lowest pfn has the last bit. */
+	idx = find_last_bit(mask_pool.owned, mask_pool.nbits);
+	return PFN_PHYS(idx_to_pfn(idx) + 1) - 1;
+}
+EXPORT_SYMBOL_GPL(mask_pool_min_mask);
+
+/**
  * mask_zone_parse - parse the value of the maskzone= parameter
  * @s: "size[KMG][,force]", "force" or "size"; size is decimal or 0x hex,
  *      with an optional K, M or G suffix

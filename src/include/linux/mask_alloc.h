@@ -73,6 +73,7 @@ void __init increase_mask_zone(unsigned long size);
 void __init mask_pool_handover(void);
 
 void mask_pool_get_stats(struct mask_pool_stats *st);
+u64 mask_pool_min_mask(void);
 int mask_zone_parse(const char *s, u64 *size, bool *force);
 
 /**
@@ -194,6 +195,11 @@ static inline void mask_pool_handover(void)
 static inline void mask_pool_get_stats(struct mask_pool_stats *st)
 {
 	*st = (struct mask_pool_stats){ };
+}
+
+static inline u64 mask_pool_min_mask(void)
+{
+	return 0;
 }
 
 #endif /* CONFIG_MASK_ALLOC */
