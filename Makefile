@@ -38,10 +38,11 @@ initramfs: tree
 
 run: kernel initramfs
 ifeq ($(INTERACTIVE),1)
-	@scripts/vm-run --interactive --mem $(MEM) --append "kunit.enable=0 $(APPEND)"
+	@scripts/vm-run --interactive --mem $(MEM) --append "kunit.enable=0 $(APPEND)" \
+		--qemu-args "-device edu"
 else
 	@scripts/vm-run --mem $(MEM) --append "kunit.enable=0 $(APPEND)" \
-		--file scripts/guest/demo.sh -- sh demo.sh
+		--qemu-args "-device edu" --file scripts/guest/demo.sh -- sh demo.sh
 endif
 
 test: deps

@@ -48,3 +48,13 @@ grep '^mask_' /proc/vmstat
 echo
 echo "== pool after"
 grep -E '^(free_bytes|used_bytes):' $d/summary | sed 's/^/  /'
+
+e=/sys/kernel/debug/maskalloc_edu/run
+if [ -e $e ]; then
+	echo
+	echo "== coherent DMA through QEMU's edu device (28-bit DMA engine, $e)"
+	cat $e | sed 's/^/  /'
+	echo
+	echo "== mask counters after the edu run"
+	grep -E '^mask_(alloc|free|higher|fail) ' /proc/vmstat
+fi
