@@ -34,11 +34,10 @@
 #include <linux/workqueue.h>
 
 #include "../mask_alloc_internal.h"
+#include "mask_alloc_kunit.h"
 
 #define MASK24		DMA_BIT_MASK(24)
 #define MASK28		DMA_BIT_MASK(28)
-#define NOWAIT		(GFP_NOWAIT | __GFP_NOWARN)
-#define NR_MASK_EVENTS	(MASK_FAIL - MASK_ALLOC + 1)
 #define DIRT		0xa5
 #define SIZE_12K	(3 * SZ_4K)
 #define MP_MIN_NR	4
@@ -46,37 +45,7 @@
 
 /* ---- snapshots: pool statistics and the MASK_* vm events ---- */
 
-struct snap {
-	struct mask_pool_stats st;
-	unsigned long ev[NR_MASK_EVENTS];
-};
-
 /* Sums the per-CPU counters (all_vm_events()), also right on UP. */
-static void take_snap(struct kunit *test, struct snap *s)
-{
-	unsigned long *all;
-	int i;
-
-	all = kunit_kcalloc(test, NR_VM_EVENT_ITEMS, sizeof(*all), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, all);
-	all_vm_events(all);
-	for (i = 0; i < NR_MASK_EVENTS; i++)
-		s->ev[i] = all[MASK_ALLOC + i];
-	kunit_kfree(test, all);
-	mask_pool_get_stats(&s->st);
-}
-
-static unsigned long ev_delta(const struct snap *a, const struct snap *b,
-			      enum vm_event_item item)
-{
-	return b->ev[item - MASK_ALLOC] - a->ev[item - MASK_ALLOC];
-}
-
-static bool addr_below(void *p, size_t size, u64 mask)
-{
-	return virt_to_phys(p) + size - 1 <= mask;
-}
-
 static bool page_below(struct page *page, size_t size, u64 mask)
 {
 	return page_to_phys(page) + size - 1 <= mask;
@@ -91,31 +60,6 @@ static void expect_same_pool(struct kunit *test, const struct snap *a,
 }
 
 /* ---- settings restored by cleanup actions ---- */
-
-static void restore_timeout(void *data)
-{
-	WRITE_ONCE(mask_timeout, (unsigned long)data);
-}
-
-static void set_timeout(struct kunit *test, unsigned long timeout)
-{
-	void *old = (void *)READ_ONCE(mask_timeout);
-
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_timeout, old), 0);
-	WRITE_ONCE(mask_timeout, timeout);
-}
-
-static void restore_force(void *data)
-{
-	mask_pool_set_force(!!data);
-}
-
-static void set_force(struct kunit *test, bool force)
-{
-	void *old = (void *)(unsigned long)mask_pool_set_force(force);
-
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_force, old), 0);
-}
 
 /* ---- fake devices and coherent buffers ---- */
 
@@ -183,23 +127,6 @@ static bool coh_from_pool(struct coh_buf *b)
 }
 
 /* ---- filling the pool ---- */
-
-struct pool_fill {
-	struct page **pages;
-	unsigned long nr;
-};
-
-static void fill_release(void *data)
-{
-	struct pool_fill *f = data;
-	unsigned long i;
-
-	for (i = 0; i < f->nr; i++) {
-		if (f->pages[i])
-			__free_pages_mask(f->pages[i], PAGE_SIZE);
-		f->pages[i] = NULL;
-	}
-}
 
 /*
  * Allocate single pool pages below @mask with @gfp until the pool has none
@@ -536,28 +463,6 @@ static void coherent_21bit(struct kunit *test)
 }
 
 /* ==== exhaustion ==== */
-
-struct delayed_free {
-	struct delayed_work work;
-	struct page *page;
-};
-
-static void delayed_free_fn(struct work_struct *work)
-{
-	struct delayed_free *df = container_of(to_delayed_work(work),
-					       struct delayed_free, work);
-
-	__free_pages_mask(df->page, PAGE_SIZE);
-}
-
-static void delayed_free_cancel(void *data)
-{
-	struct delayed_free *df = data;
-
-	/* Not run yet: the page is still ours. */
-	if (cancel_delayed_work_sync(&df->work))
-		__free_pages_mask(df->page, PAGE_SIZE);
-}
 
 static const unsigned int narrow_bits[] = { 24, 28, 30, 31 };
 

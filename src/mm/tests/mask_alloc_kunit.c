@@ -34,50 +34,19 @@
 #include <linux/workqueue.h>
 
 #include "../mask_alloc_internal.h"
+#include "mask_alloc_kunit.h"
 
 #define MASK22		DMA_BIT_MASK(22)
 #define MASK24		DMA_BIT_MASK(24)
 #define MASK32		DMA_BIT_MASK(32)
-#define NOWAIT		(GFP_NOWAIT | __GFP_NOWARN)
-#define NR_MASK_EVENTS	(MASK_FAIL - MASK_ALLOC + 1)
 #define EXPECT_WARNING	"vm-run: expect-warning: mm/mask_alloc\\.c\n"
 
 /* ---- snapshots: pool statistics and the MASK_* vm events ---- */
 
-struct snap {
-	struct mask_pool_stats st;
-	unsigned long ev[NR_MASK_EVENTS];
-};
-
 /* Sums the per-CPU counters (all_vm_events()), also right on UP. */
-static void take_snap(struct kunit *test, struct snap *s)
-{
-	unsigned long *all;
-	int i;
-
-	all = kunit_kcalloc(test, NR_VM_EVENT_ITEMS, sizeof(*all), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, all);
-	all_vm_events(all);
-	for (i = 0; i < NR_MASK_EVENTS; i++)
-		s->ev[i] = all[MASK_ALLOC + i];
-	kunit_kfree(test, all);
-	mask_pool_get_stats(&s->st);
-}
-
-static unsigned long ev_delta(const struct snap *a, const struct snap *b,
-			      enum vm_event_item item)
-{
-	return b->ev[item - MASK_ALLOC] - a->ev[item - MASK_ALLOC];
-}
-
 static bool below(struct page *page, size_t size, u64 mask)
 {
 	return page_to_phys(page) + size - 1 <= mask;
-}
-
-static bool addr_below(void *p, size_t size, u64 mask)
-{
-	return virt_to_phys(p) + size - 1 <= mask;
 }
 
 /* ---- held allocations, freed by the cleanup if a case stops early ---- */
@@ -139,23 +108,6 @@ static void disarm(struct held *h)
 }
 
 /* ---- filling the pool ---- */
-
-struct pool_fill {
-	struct page **pages;	/* single pages, highest pfn first */
-	unsigned long nr;
-};
-
-static void fill_release(void *data)
-{
-	struct pool_fill *f = data;
-	unsigned long i;
-
-	for (i = 0; i < f->nr; i++) {
-		if (f->pages[i])
-			__free_pages_mask(f->pages[i], PAGE_SIZE);
-		f->pages[i] = NULL;
-	}
-}
 
 static int cmp_pfn_desc(const void *a, const void *b)
 {
@@ -254,31 +206,6 @@ static void fill_park_cursor(struct kunit *test, struct pool_fill *f, unsigned l
 }
 
 /* ---- settings restored by cleanup actions ---- */
-
-static void restore_timeout(void *data)
-{
-	WRITE_ONCE(mask_timeout, (unsigned long)data);
-}
-
-static void set_timeout(struct kunit *test, unsigned long timeout)
-{
-	void *old = (void *)READ_ONCE(mask_timeout);
-
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_timeout, old), 0);
-	WRITE_ONCE(mask_timeout, timeout);
-}
-
-static void restore_force(void *data)
-{
-	mask_pool_set_force(!!data);
-}
-
-static void set_force(struct kunit *test, bool force)
-{
-	void *old = (void *)(unsigned long)mask_pool_set_force(force);
-
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, restore_force, old), 0);
-}
 
 static int mask_alloc_suite_init(struct kunit_suite *suite)
 {
@@ -972,28 +899,6 @@ static void exhausted_wait_bounded(struct kunit *test)
 	KUNIT_EXPECT_LT(test, took, timeout + 2 * HZ);
 	KUNIT_EXPECT_EQ(test, ev_delta(&s0, &s1, MASK_WAIT), timeout);
 	KUNIT_EXPECT_EQ(test, ev_delta(&s0, &s1, MASK_FAIL), 1UL);
-}
-
-struct delayed_free {
-	struct delayed_work work;
-	struct page *page;
-};
-
-static void delayed_free_fn(struct work_struct *work)
-{
-	struct delayed_free *df = container_of(to_delayed_work(work),
-					       struct delayed_free, work);
-
-	__free_pages_mask(df->page, PAGE_SIZE);
-}
-
-static void delayed_free_cancel(void *data)
-{
-	struct delayed_free *df = data;
-
-	/* Not run yet: the page is still ours. */
-	if (cancel_delayed_work_sync(&df->work))
-		__free_pages_mask(df->page, PAGE_SIZE);
 }
 
 /* A blocked allocation is woken by a free, long before the timeout. */
