@@ -185,15 +185,6 @@ static void suite_param_desc_bits(const unsigned int *bits, char *desc)
 	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%u bits", *bits);
 }
 
-static int coherent_suite_init(struct kunit_suite *suite)
-{
-	if (!mask_pool_enabled()) {
-		pr_err("mask_alloc_coherent: KUnit suite needs the mask pool, which is not in use\n");
-		return -ENODEV;
-	}
-	return 0;
-}
-
 /* ==== every size, every mask: below the mask, zeroed, returned exactly ==== */
 
 static const size_t coh_sizes[] = {
@@ -1000,7 +991,7 @@ static struct kunit_case coherent_cases[] = {
 
 static struct kunit_suite coherent_suite = {
 	.name = "mask_alloc_coherent",
-	.suite_init = coherent_suite_init,
+	.suite_init = mask_alloc_kunit_suite_init,
 	.test_cases = coherent_cases,
 };
 

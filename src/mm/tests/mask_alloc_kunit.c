@@ -207,15 +207,6 @@ static void fill_park_cursor(struct kunit *test, struct pool_fill *f, unsigned l
 
 /* ---- settings restored by cleanup actions ---- */
 
-static int mask_alloc_suite_init(struct kunit_suite *suite)
-{
-	if (!mask_pool_enabled()) {
-		pr_err("mask_alloc: KUnit suite needs the mask pool, which is not in use\n");
-		return -ENODEV;
-	}
-	return 0;
-}
-
 /* ==== the pool and its counters ==== */
 
 /* The pool is live and its statistics add up; by default it lies below 16 MB. */
@@ -1434,7 +1425,7 @@ static struct kunit_case mask_alloc_cases[] = {
 
 static struct kunit_suite mask_alloc_suite = {
 	.name = "mask_alloc",
-	.suite_init = mask_alloc_suite_init,
+	.suite_init = mask_alloc_kunit_suite_init,
 	.test_cases = mask_alloc_cases,
 };
 

@@ -19,6 +19,17 @@
 #define NOWAIT		(GFP_NOWAIT | __GFP_NOWARN)
 #define NR_MASK_EVENTS	(MASK_FAIL - MASK_ALLOC + 1)
 
+/* Both suites need the pool: fail the whole suite clearly without it. */
+static inline int mask_alloc_kunit_suite_init(struct kunit_suite *suite)
+{
+	if (!mask_pool_enabled()) {
+		pr_err("%s: KUnit suite needs the mask pool, which is not in use\n",
+		       suite->name);
+		return -ENODEV;
+	}
+	return 0;
+}
+
 struct snap {
 	struct mask_pool_stats st;
 	unsigned long ev[NR_MASK_EVENTS];

@@ -33,9 +33,6 @@ long harness_wait_cb_delay = 10;
 unsigned long harness_wait_calls, harness_wakeups;
 unsigned long harness_wait_limit = 100000;
 
-/* Defined by mm/mask_alloc.c through early_param()/late_initcall(). */
-extern int (*harness_early_param_fn)(char *s);
-extern int (*harness_late_initcall)(void);
 
 static unsigned char reserved[ARENA_PAGES];
 static bool memblock_active;
@@ -519,6 +516,7 @@ struct dfs_file {
 	const char *name;
 	const struct file_operations *fops;
 };
+
 static struct dfs_file dfs_files[8];
 static unsigned int dfs_nr;
 static char dfs_dir;
