@@ -16,7 +16,8 @@
  *  - Bounce buffers are whole pages.  The bounce address keeps the
  *    original's offset within the page, and its bits under the device's
  *    min_align_mask; the buffer's first page is aligned to
- *    alloc_align_mask + 1, as in stock swiotlb.
+ *    alloc_align_mask + 1, as in stock swiotlb, and the buffer does not
+ *    cross the device's DMA segment boundary.
  *  - The mapping is recorded in the bounce pages' own struct page (page
  *    type PGTY_dmatlb, see mm_types.h), so syncs of any sub-range work and
  *    swiotlb_find_pool() recognises a bounce buffer exactly: other pool
@@ -264,7 +265,7 @@ static void dmatlb_map_failed(struct device *dev, size_t size, phys_addr_t limit
 		why = "no pool memory lies below the device's DMA limit";
 		break;
 	case -E2BIG:
-		why = "larger than all pool memory below the device's DMA limit";
+		why = "larger than all pool memory below the device's DMA limit, or than its DMA segment";
 		break;
 	case -ENOMEM:
 		why = "the pool is full below the device's DMA limit";
@@ -326,8 +327,14 @@ phys_addr_t dmatlb_map(struct device *dev, phys_addr_t orig_addr,
 	pad = orig_addr & min_mask & align & PAGE_MASK;
 	nr = PFN_UP(pad + (orig_addr & ~PAGE_MASK) + mapping_size);
 	nr = ALIGN(nr, (align >> PAGE_SHIFT) + 1);
+	/*
+	 * The whole buffer stays inside one DMA segment (64 KB for libata,
+	 * for example).  Boundaries below a page need nothing more: the
+	 * bounce address has the original's offset within the page.
+	 */
 	page = mask_pool_alloc_bounce(nr, limit, (min_mask | align) >> PAGE_SHIFT,
-				      (orig_addr & min_mask & ~align) >> PAGE_SHIFT);
+				      (orig_addr & min_mask & ~align) >> PAGE_SHIFT,
+				      dma_get_seg_boundary(dev) >> PAGE_SHIFT);
 	if (IS_ERR(page)) {
 		dmatlb_map_failed(dev, mapping_size, limit, PTR_ERR(page), attrs);
 		return (phys_addr_t)DMA_MAPPING_ERROR;
