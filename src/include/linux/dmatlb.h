@@ -60,7 +60,6 @@ void dmatlb_sync_for_device(struct device *dev, phys_addr_t tlb_addr,
 			    size_t size, enum dma_data_direction dir);
 void dmatlb_sync_for_cpu(struct device *dev, phys_addr_t tlb_addr,
 			 size_t size, enum dma_data_direction dir);
-void dmatlb_print_info(void);
 
 #ifdef CONFIG_SWIOTLB_MASK_ALLOC
 

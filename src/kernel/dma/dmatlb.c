@@ -140,6 +140,16 @@ bool __init dmatlb_init(struct io_tlb_mem *mem, bool reserve,
 	return true;
 }
 
+static void __init dmatlb_print_info(void)
+{
+	struct mask_pool_stats st;
+
+	mask_pool_get_stats(&st);
+	pr_info("bounce buffers from the mask pool [mem %#llx-%#llx] (%llu MB)%s\n",
+		st.lowest_addr, st.highest_addr, st.pool_bytes >> 20,
+		dmatlb_mem && dmatlb_mem->force_bounce ? ", forced" : "");
+}
+
 static int __init dmatlb_late_init(void)
 {
 	struct mask_pool_stats st;
@@ -156,20 +166,6 @@ static int __init dmatlb_late_init(void)
 }
 core_initcall(dmatlb_late_init);
 
-/**
- * dmatlb_print_info - say where bounce buffers come from
- *
- * Context: Process context.
- */
-void dmatlb_print_info(void)
-{
-	struct mask_pool_stats st;
-
-	mask_pool_get_stats(&st);
-	pr_info("bounce buffers from the mask pool [mem %#llx-%#llx] (%llu MB)%s\n",
-		st.lowest_addr, st.highest_addr, st.pool_bytes >> 20,
-		dmatlb_mem && dmatlb_mem->force_bounce ? ", forced" : "");
-}
 
 /**
  * dmatlb_find_pool - is @paddr inside a dmatlb bounce buffer?
@@ -381,8 +377,12 @@ unsigned long dmatlb_unmap(struct device *dev, phys_addr_t tlb_addr,
 			   unsigned long attrs)
 {
 	struct page *page = pfn_to_page(PHYS_PFN(tlb_addr)), *first;
-	unsigned long nr, i, tlb0 = page->dmatlb_tlb;
+	unsigned long nr, i, tlb0;
 
+	/* swiotlb_find_pool() said so; do not trust the fields otherwise. */
+	if (WARN_ON_ONCE(!dmatlb_page(page)))
+		return 0;
+	tlb0 = page->dmatlb_tlb;
 	if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC) &&
 	    (dir == DMA_FROM_DEVICE || dir == DMA_BIDIRECTIONAL))
 		dmatlb_bounce(dev, tlb_addr, mapping_size, DMA_FROM_DEVICE);
