@@ -166,7 +166,6 @@ static int __init dmatlb_late_init(void)
 }
 core_initcall(dmatlb_late_init);
 
-
 /**
  * dmatlb_find_pool - is @paddr inside a dmatlb bounce buffer?
  * @paddr: physical address
