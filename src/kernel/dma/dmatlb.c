@@ -260,7 +260,7 @@ static void dmatlb_map_failed(struct device *dev, size_t size, phys_addr_t limit
 		why = "no pool memory lies below the device's DMA limit";
 		break;
 	case -E2BIG:
-		why = "larger than all pool memory below the device's DMA limit, or than its DMA segment";
+		why = "too big for the pool below the device's DMA limit or for its DMA segment";
 		break;
 	case -ENOMEM:
 		why = "the pool is full below the device's DMA limit";
