@@ -152,15 +152,17 @@ static void mask_misuse(void)
 }
 
 /*
- * Search @nr free pages that all lie below @end_pfn, with the first pfn
- * aligned to 1 << @order.  Marks them used and the first one as head.
- * Returns the first (lowest) pfn, or MASK_NO_PFN.  Called with the lock held.
+ * Search @nr free pages that all lie below @end_pfn, with a first pfn that
+ * satisfies (pfn & @align_mask) == @align_pfn.  Marks them used and the
+ * first one as head.  Returns the first (lowest) pfn, or MASK_NO_PFN.
+ * Called with the lock held.
  */
 static unsigned long mask_pool_find(unsigned long nr, unsigned long end_pfn,
-				    unsigned int order)
+				    unsigned long align_mask,
+				    unsigned long align_pfn)
 {
 	unsigned long size = mask_pool.nbits, first, mid, idx, from, pfn;
-	unsigned long align_mask = (1UL << order) - 1, align_off = 0;
+	unsigned long align_off = 0;
 	bool found = false;
 
 	lockdep_assert_held(&mask_pool.lock);
@@ -171,9 +173,13 @@ static unsigned long mask_pool_find(unsigned long nr, unsigned long end_pfn,
 	first = end_pfn > mask_pool.max_pfn ? 0 : pfn_to_idx(end_pfn - 1);
 	if (nr > size - first)
 		return MASK_NO_PFN;
-	/* The run at index idx starts at pfn max_pfn + 1 - nr - idx. */
+	/*
+	 * The run at index idx starts at pfn max_pfn + 1 - nr - idx, and
+	 * bitmap_find_next_zero_area_off() returns an idx with
+	 * ((idx + align_off) & align_mask) == 0.
+	 */
 	if (align_mask)
-		align_off = (nr - mask_pool.max_pfn - 1) & align_mask;
+		align_off = (nr + align_pfn - mask_pool.max_pfn - 1) & align_mask;
 
 	/* Upper half of the allowed range: start at the cursor. */
 	mid = first + (size - first) / 2;
@@ -231,7 +237,7 @@ static struct page *mask_pool_alloc(gfp_t gfp, unsigned long nr,
 
 	for (;;) {
 		spin_lock_irqsave(&mask_pool.lock, flags);
-		pfn = mask_pool_find(nr, end_pfn, order);
+		pfn = mask_pool_find(nr, end_pfn, (1UL << order) - 1, 0);
 		seq = mask_pool.free_seq;
 		spin_unlock_irqrestore(&mask_pool.lock, flags);
 
@@ -588,6 +594,106 @@ struct page *mask_pool_alloc_compat(gfp_t gfp, unsigned int order)
 	count_vm_event(MASK_ALLOC);
 	return page;
 }
+
+/* Order of the largest naturally sized chunk that starts a run of @nr pages. */
+static unsigned int mask_chunk_order(unsigned long nr)
+{
+	return min_t(unsigned int, ilog2(nr), MAX_PAGE_ORDER);
+}
+
+/**
+ * mask_pool_alloc_bounce - take a run of pool pages for a bounce buffer
+ * @nr: number of pages
+ * @limit: highest physical address any byte of the run may have
+ * @align_mask: the first pfn must satisfy (pfn & @align_mask) == @align_pfn
+ * @align_pfn: see @align_mask
+ *
+ * For swiotlb bouncing through the pool (kernel/dma/dmatlb.c).  Pool only:
+ * the buddy allocator is never tried, and the caller never waits.  The
+ * pages are prepared by post_alloc_hook() in the same power-of-two chunks
+ * that mask_pool_free_bounce() frees, and each page has a refcount of one.
+ * Failures are not reported here; the caller knows what to say.
+ *
+ * Context: Any context.
+ * Return: the first page; ERR_PTR(-ERANGE) if no pool page lies below
+ * @limit, ERR_PTR(-E2BIG) if @nr pages can never fit below @limit,
+ * ERR_PTR(-ENOMEM) if they do not fit now, ERR_PTR(-EINVAL) on misuse.
+ */
+struct page *mask_pool_alloc_bounce(unsigned long nr, u64 limit,
+				    unsigned long align_mask,
+				    unsigned long align_pfn)
+{
+	unsigned long end_pfn = mask_end_pfn(limit), flags, pfn, i;
+	unsigned int order;
+	struct page *page;
+
+	if (WARN_ON_ONCE(!nr || (align_pfn & ~align_mask))) {
+		mask_misuse();
+		return ERR_PTR(-EINVAL);
+	}
+	if (!mask_pool_enabled() || end_pfn <= mask_pool.base_pfn)
+		return ERR_PTR(-ERANGE);
+	if (nr > mask_pool.pool_pages ||
+	    nr > min(end_pfn, mask_pool.max_pfn + 1) - mask_pool.base_pfn)
+		return ERR_PTR(-E2BIG);
+
+	spin_lock_irqsave(&mask_pool.lock, flags);
+	pfn = mask_pool_find(nr, end_pfn, align_mask, align_pfn);
+	spin_unlock_irqrestore(&mask_pool.lock, flags);
+	if (pfn == MASK_NO_PFN)
+		return ERR_PTR(-ENOMEM);
+
+	page = pfn_to_page(pfn);
+	for (i = 0; i < nr; i += 1UL << order) {
+		order = mask_chunk_order(nr - i);
+		post_alloc_hook(page + i, order, GFP_ATOMIC);
+	}
+	for (i = 0; i < nr; i++)
+		set_page_refcounted(page + i);
+	count_vm_event(MASK_ALLOC);
+	return page;
+}
+EXPORT_SYMBOL_GPL(mask_pool_alloc_bounce);
+
+/**
+ * mask_pool_free_bounce - give back a run from mask_pool_alloc_bounce()
+ * @page: first page of the run
+ * @nr: number of pages, as allocated
+ *
+ * The run must be exactly one allocation and each page must hold only the
+ * reference it was allocated with.  Anything else is reported once with a
+ * warning, counted as misuse, and nothing is freed.
+ *
+ * Context: Any context that may free pages.
+ */
+void mask_pool_free_bounce(struct page *page, unsigned long nr)
+{
+	unsigned long flags, i;
+	unsigned int order;
+	bool ok;
+
+	if (WARN_ON_ONCE(!page || !nr)) {
+		mask_misuse();
+		return;
+	}
+	spin_lock_irqsave(&mask_pool.lock, flags);
+	ok = mask_run_is_alloc(page_to_pfn(page), nr);
+	spin_unlock_irqrestore(&mask_pool.lock, flags);
+	for (i = 0; ok && i < nr; i++)
+		ok = page_ref_count(page + i) == 1;
+	if (WARN_ON_ONCE(!ok)) {
+		mask_misuse();
+		return;
+	}
+	for (i = 0; i < nr; i++)
+		set_page_count(page + i, 0);
+	/* free_pages_prepare() ends in mask_pool_release() for each chunk. */
+	for (i = 0; i < nr; i += 1UL << order) {
+		order = mask_chunk_order(nr - i);
+		mask_free_prepare(page + i, order);
+	}
+}
+EXPORT_SYMBOL_GPL(mask_pool_free_bounce);
 
 /**
  * mask_pool_get_stats - snapshot of the pool state

@@ -67,6 +67,12 @@ bool __mask_pool_page(const struct page *page);
 void mask_pool_release(struct page *page, unsigned int nr_pages);
 struct page *mask_pool_alloc_compat(gfp_t gfp, unsigned int order);
 
+/* Bounce buffers for swiotlb (kernel/dma/dmatlb.c): pool only, no waiting. */
+struct page *mask_pool_alloc_bounce(unsigned long nr, u64 limit,
+				    unsigned long align_mask,
+				    unsigned long align_pfn);
+void mask_pool_free_bounce(struct page *page, unsigned long nr);
+
 /* Boot: reserve (memblock active), then hand over after memblock_free_all(). */
 void __init mask_pool_reserve_low(phys_addr_t limit);
 void __init increase_mask_zone(unsigned long size);

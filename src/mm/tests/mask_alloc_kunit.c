@@ -254,7 +254,15 @@ static void vm_event_names(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, vm_event_name(MASK_LOW_WASTE), "mask_low_waste");
 	KUNIT_EXPECT_STREQ(test, vm_event_name(MASK_HIGH_WASTE), "mask_high_waste");
 	KUNIT_EXPECT_STREQ(test, vm_event_name(MASK_FAIL), "mask_fail");
+#ifdef CONFIG_SWIOTLB_MASK_ALLOC
+	KUNIT_EXPECT_STREQ(test, vm_event_name(SWIOTLB_USED_PAGES), "swiotlb_used_pages");
+	KUNIT_EXPECT_STREQ(test, vm_event_name(SWIOTLB_BYTES_WASTED), "swiotlb_bytes_wasted");
+	KUNIT_EXPECT_STREQ(test, vm_event_name(SWIOTLB_NUM_ALLOCS), "swiotlb_num_allocs");
+	KUNIT_EXPECT_STREQ(test, vm_event_name(SWIOTLB_NUM_FREES), "swiotlb_num_frees");
+	KUNIT_EXPECT_EQ(test, (int)SWIOTLB_NUM_FREES + 1, (int)NR_VM_EVENT_ITEMS);
+#else
 	KUNIT_EXPECT_EQ(test, (int)MASK_FAIL + 1, (int)NR_VM_EVENT_ITEMS);
+#endif
 }
 
 /* mask_alloc and mask_free count pool allocations and frees, not zone ones. */

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <ctype.h>
 #include <limits.h>
+#include <errno.h>
 
 #define CONFIG_MASK_ALLOC 1
 #define CONFIG_DEBUG_FS 1
@@ -73,6 +74,27 @@ typedef u64 phys_addr_t;
 #define PFN_DOWN(x)	((unsigned long)((x) >> PAGE_SHIFT))
 #define PFN_UP(x)	((unsigned long)(((x) + PAGE_SIZE - 1) >> PAGE_SHIFT))
 #define MAX_PAGE_ORDER	10
+
+static inline unsigned int ilog2(unsigned long v)
+{
+	return 8 * sizeof(v) - 1 - __builtin_clzl(v);
+}
+
+#define MAX_ERRNO	4095
+static inline void *ERR_PTR(long error)
+{
+	return (void *)error;
+}
+
+static inline long PTR_ERR(const void *ptr)
+{
+	return (long)ptr;
+}
+
+static inline bool IS_ERR(const void *ptr)
+{
+	return (unsigned long)ptr >= (unsigned long)-MAX_ERRNO;
+}
 #define DMA_BIT_MASK(n)	(((n) == 64) ? ~0ULL : ((1ULL << (n)) - 1))
 
 #define ARENA_BYTES	(64ULL << 20)
@@ -293,6 +315,11 @@ static inline unsigned int get_order(unsigned long size)
 static inline void set_page_count(struct page *page, int v)
 {
 	page->_refcount = v;
+}
+
+static inline int page_ref_count(const struct page *page)
+{
+	return page->_refcount;
 }
 
 static inline void ClearPageReserved(struct page *page)

@@ -697,6 +697,98 @@ static void t_misuse_double_free(void)
 	expected_warnings = 1;
 }
 
+/* Bounce runs: top-down below the limit, pool only, each page referenced. */
+static void t_bounce_top_down_refcounts(void)
+{
+	struct page *a, *b;
+
+	harness_boot_default();
+	a = mask_pool_alloc_bounce(3, M(16) - 1, 0, 0);
+	b = mask_pool_alloc_bounce(17, M(8) - 1, 0, 0);
+	CHECK(!IS_ERR(a) && !IS_ERR(b));
+	if (IS_ERR(a) || IS_ERR(b))
+		return;
+	CHECK_EQ(pfn(a), 4093);
+	CHECK_EQ(pfn(b), 2048 - 17);
+	CHECK(a[0]._refcount == 1 && a[1]._refcount == 1 && a[2]._refcount == 1);
+	CHECK(b[16]._refcount == 1 && b[16].state == HPS_ALLOCATED);
+	/* 17 pages = chunks of 16 + 1: one alloc tag on each chunk head. */
+	CHECK(b[0].tag == 1 && b[1].tag == 0 && b[16].tag == 1);
+	CHECK_EQ(vm(MASK_ALLOC), 2);
+	mask_pool_free_bounce(b, 17);
+	mask_pool_free_bounce(a, 3);
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(vm(MASK_FREE), 2);
+	CHECK_EQ(stats().misuse, 0);
+}
+
+/* (pfn & align_mask) == align_pfn, for every residue. */
+static void t_bounce_alignment_offset(void)
+{
+	unsigned long want;
+	struct page *p;
+
+	harness_boot_default();
+	for (want = 0; want < 4; want++) {
+		p = mask_pool_alloc_bounce(2, M(16) - 1, 3, want);
+		CHECK(!IS_ERR(p));
+		if (IS_ERR(p))
+			continue;
+		CHECK_EQ(pfn(p) & 3, want);
+		CHECK(pfn(p) + 1 <= 4095);
+		mask_pool_free_bounce(p, 2);
+	}
+	p = mask_pool_alloc_bounce(16, M(16) - 1, 15, 0);
+	CHECK(!IS_ERR(p) && (pfn(p) & 15) == 0);
+	if (!IS_ERR(p))
+		mask_pool_free_bounce(p, 16);
+	CHECK_EQ(stats().free_bytes, M(16));
+}
+
+/* The three reasons a bounce run fails, and nothing changes. */
+static void t_bounce_errors(void)
+{
+	struct page *p;
+
+	harness_boot_default();
+	/* The pool starts at pfn 0 here: a limit below one page has nothing. */
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(1, PAGE_SIZE - 2, 0, 0)), -ERANGE);
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(257, M(1) - 1, 0, 0)), -E2BIG);
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(POOL_PAGES + 1, ~0ULL, 0, 0)), -E2BIG);
+	p = mask_pool_alloc_bounce(256, M(1) - 1, 0, 0);
+	CHECK(!IS_ERR(p));
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(1, M(1) - 1, 0, 0)), -ENOMEM);
+	if (!IS_ERR(p))
+		mask_pool_free_bounce(p, 256);
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(vm(MASK_ALLOC), 1);
+}
+
+/* Wrong size, an extra reference, a double free: warned, counted, kept. */
+static void t_bounce_misuse(void)
+{
+	struct page *p;
+
+	harness_boot_default();
+	p = mask_pool_alloc_bounce(4, M(16) - 1, 0, 0);
+	CHECK(!IS_ERR(p));
+	if (IS_ERR(p))
+		return;
+	mask_pool_free_bounce(p, 3);
+	p[2]._refcount = 2;
+	mask_pool_free_bounce(p, 4);
+	p[2]._refcount = 1;
+	CHECK_EQ(stats().free_bytes, M(16) - PG(4));
+	mask_pool_free_bounce(p, 4);
+	mask_pool_free_bounce(p, 4);
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(0, M(16) - 1, 0, 0)), -EINVAL);
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(1, M(16) - 1, 3, 4)), -EINVAL);
+	CHECK_EQ(stats().misuse, 5);
+	CHECK_EQ(stats().free_bytes, M(16));
+	expected_warnings = 2;	/* one WARN_ON_ONCE site in each function */
+}
+
 static void t_misuse_release_free_page(void)
 {
 	boot_force();
@@ -1255,6 +1347,8 @@ static const struct test_case tests[] = {
 	T(bitmaps_from_memblock), T(no_reserve_no_pool),
 	T(stats_and_summary), T(map_format), T(debugfs_timeout),
 	T(event_counts), T(node_variant),
+	T(bounce_top_down_refcounts), T(bounce_alignment_offset),
+	T(bounce_errors), T(bounce_misuse),
 	T(stress_fixed_seed), T(stress_random_seed),
 };
 
