@@ -152,14 +152,45 @@ static void mask_misuse(void)
 }
 
 /*
+ * First free run of @nr bits at or after index @from that ends at or
+ * before @size, with the alignment of bitmap_find_next_zero_area_off(),
+ * whose pages do not cross a multiple of @boundary_mask + 1 pages.
+ * Returns an index above @size - @nr if there is none.
+ */
+static unsigned long mask_find_area(unsigned long size, unsigned long from,
+				    unsigned long nr, unsigned long align_mask,
+				    unsigned long align_off,
+				    unsigned long boundary_mask)
+{
+	unsigned long idx, hi, lo;
+
+	for (;;) {
+		idx = bitmap_find_next_zero_area_off(mask_pool.used, size, from,
+						     nr, align_mask, align_off);
+		if (idx > size - nr)
+			return idx;
+		hi = idx_to_pfn(idx);
+		lo = hi - (nr - 1);
+		if (!((lo ^ hi) & ~boundary_mask))
+			return idx;
+		/* The next run down must end below the boundary it crossed. */
+		from = pfn_to_idx((hi & ~boundary_mask) - 1);
+		if (from > size - nr)
+			return from;
+	}
+}
+
+/*
  * Search @nr free pages that all lie below @end_pfn, with a first pfn that
- * satisfies (pfn & @align_mask) == @align_pfn.  Marks them used and the
- * first one as head.  Returns the first (lowest) pfn, or MASK_NO_PFN.
- * Called with the lock held.
+ * satisfies (pfn & @align_mask) == @align_pfn, and that do not cross a
+ * multiple of @boundary_mask + 1 pages (~0UL: no boundary).  Marks them
+ * used and the first one as head.  Returns the first (lowest) pfn, or
+ * MASK_NO_PFN.  Called with the lock held.
  */
 static unsigned long mask_pool_find(unsigned long nr, unsigned long end_pfn,
 				    unsigned long align_mask,
-				    unsigned long align_pfn)
+				    unsigned long align_pfn,
+				    unsigned long boundary_mask)
 {
 	unsigned long size = mask_pool.nbits, first, mid, idx, from, pfn;
 	unsigned long align_off = 0;
@@ -171,7 +202,7 @@ static unsigned long mask_pool_find(unsigned long nr, unsigned long end_pfn,
 		return MASK_NO_PFN;
 	/* Index of the highest pfn allowed by the mask. */
 	first = end_pfn > mask_pool.max_pfn ? 0 : pfn_to_idx(end_pfn - 1);
-	if (nr > size - first)
+	if (nr > size - first || nr - 1 > boundary_mask)
 		return MASK_NO_PFN;
 	/*
 	 * The run at index idx starts at pfn max_pfn + 1 - nr - idx, and
@@ -185,14 +216,14 @@ static unsigned long mask_pool_find(unsigned long nr, unsigned long end_pfn,
 	mid = first + (size - first) / 2;
 	from = mask_pool.cursor;
 	if (from >= first && from < mid && nr <= mid - from) {
-		idx = bitmap_find_next_zero_area_off(mask_pool.used, mid, from,
-						     nr, align_mask, align_off);
+		idx = mask_find_area(mid, from, nr, align_mask, align_off,
+				     boundary_mask);
 		found = idx <= mid - nr;
 	}
 	if (!found) {
 		from = first;
-		idx = bitmap_find_next_zero_area_off(mask_pool.used, size, from,
-						     nr, align_mask, align_off);
+		idx = mask_find_area(size, from, nr, align_mask, align_off,
+				     boundary_mask);
 		found = idx <= size - nr;
 	}
 	if (!found)
@@ -237,7 +268,7 @@ static struct page *mask_pool_alloc(gfp_t gfp, unsigned long nr,
 
 	for (;;) {
 		spin_lock_irqsave(&mask_pool.lock, flags);
-		pfn = mask_pool_find(nr, end_pfn, (1UL << order) - 1, 0);
+		pfn = mask_pool_find(nr, end_pfn, (1UL << order) - 1, 0, ~0UL);
 		seq = mask_pool.free_seq;
 		spin_unlock_irqrestore(&mask_pool.lock, flags);
 
@@ -607,6 +638,8 @@ static unsigned int mask_chunk_order(unsigned long nr)
  * @limit: highest physical address any byte of the run may have
  * @align_mask: the first pfn must satisfy (pfn & @align_mask) == @align_pfn
  * @align_pfn: see @align_mask
+ * @boundary_mask: the run must not cross a multiple of @boundary_mask + 1
+ *	pages (the device's segment boundary); ~0UL for none
  *
  * For swiotlb bouncing through the pool (kernel/dma/dmatlb.c).  Pool only:
  * the buddy allocator is never tried, and the caller never waits.  The
@@ -621,7 +654,8 @@ static unsigned int mask_chunk_order(unsigned long nr)
  */
 struct page *mask_pool_alloc_bounce(unsigned long nr, u64 limit,
 				    unsigned long align_mask,
-				    unsigned long align_pfn)
+				    unsigned long align_pfn,
+				    unsigned long boundary_mask)
 {
 	unsigned long end_pfn = mask_end_pfn(limit), flags, pfn, i;
 	unsigned int order;
@@ -633,12 +667,12 @@ struct page *mask_pool_alloc_bounce(unsigned long nr, u64 limit,
 	}
 	if (!mask_pool_enabled() || end_pfn <= mask_pool.base_pfn)
 		return ERR_PTR(-ERANGE);
-	if (nr > mask_pool.pool_pages ||
+	if (nr > mask_pool.pool_pages || nr - 1 > boundary_mask ||
 	    nr > min(end_pfn, mask_pool.max_pfn + 1) - mask_pool.base_pfn)
 		return ERR_PTR(-E2BIG);
 
 	spin_lock_irqsave(&mask_pool.lock, flags);
-	pfn = mask_pool_find(nr, end_pfn, align_mask, align_pfn);
+	pfn = mask_pool_find(nr, end_pfn, align_mask, align_pfn, boundary_mask);
 	spin_unlock_irqrestore(&mask_pool.lock, flags);
 	if (pfn == MASK_NO_PFN)
 		return ERR_PTR(-ENOMEM);

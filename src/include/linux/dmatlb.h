@@ -27,9 +27,11 @@ struct io_tlb_pool;
  * @in_use_maps: bounce buffers mapped now
  * @hiwater_pages: highest @in_use_pages seen since boot
  * @failed: mappings that could not get a bounce buffer
+ * @grown_bytes: bytes dmatlb asked to add to the mask pool at boot
  */
 struct dmatlb_stats {
 	bool active;
+	unsigned long grown_bytes;
 	unsigned long in_use_pages;
 	unsigned long in_use_maps;
 	unsigned long hiwater_pages;

@@ -70,7 +70,8 @@ struct page *mask_pool_alloc_compat(gfp_t gfp, unsigned int order);
 /* Bounce buffers for swiotlb (kernel/dma/dmatlb.c): pool only, no waiting. */
 struct page *mask_pool_alloc_bounce(unsigned long nr, u64 limit,
 				    unsigned long align_mask,
-				    unsigned long align_pfn);
+				    unsigned long align_pfn,
+				    unsigned long boundary_mask);
 void mask_pool_free_bounce(struct page *page, unsigned long nr);
 
 /* Boot: reserve (memblock active), then hand over after memblock_free_all(). */

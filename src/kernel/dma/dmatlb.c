@@ -16,7 +16,8 @@
  *  - Bounce buffers are whole pages.  The bounce address keeps the
  *    original's offset within the page, and its bits under the device's
  *    min_align_mask; the buffer's first page is aligned to
- *    alloc_align_mask + 1, as in stock swiotlb.
+ *    alloc_align_mask + 1, as in stock swiotlb, and the buffer does not
+ *    cross the device's DMA segment boundary.
  *  - The mapping is recorded in the bounce pages' own struct page (page
  *    type PGTY_dmatlb, see mm_types.h), so syncs of any sub-range work and
  *    swiotlb_find_pool() recognises a bounce buffer exactly: other pool
@@ -53,6 +54,12 @@ static_assert(sizeof(phys_addr_t) <= sizeof(unsigned long));
 static_assert(offsetof(struct page, _dmatlb_mapping) ==
 	      offsetof(struct page, mapping));
 
+/* Bounce pages are order-0 folios of type dmatlb. */
+static inline bool dmatlb_page(const struct page *page)
+{
+	return folio_test_dmatlb(page_folio(page));
+}
+
 /* Slabs of stock swiotlb per page, for its debugfs counters. */
 #define DMATLB_SLABS_PER_PAGE	(PAGE_SIZE >> IO_TLB_SHIFT)
 
@@ -71,6 +78,7 @@ EXPORT_SYMBOL_GPL(dmatlb_pool);
 
 static bool dmatlb_on __initdata = true;	/* dmatlb=on|off */
 static struct io_tlb_mem *dmatlb_mem __ro_after_init;
+static unsigned long dmatlb_grown_bytes __ro_after_init;
 
 static atomic_long_t dmatlb_in_use_pages = ATOMIC_LONG_INIT(0);
 static atomic_long_t dmatlb_in_use_maps = ATOMIC_LONG_INIT(0);
@@ -120,8 +128,10 @@ bool __init dmatlb_init(struct io_tlb_mem *mem, bool reserve,
 		return false;
 	}
 
-	if (reserve)
+	if (reserve) {
 		increase_mask_zone(bytes);
+		dmatlb_grown_bytes = bytes;
+	}
 	mem->maskpool = true;
 	/* Nonzero for is_swiotlb_active(); the pool size once it is known. */
 	mem->nslabs = max(bytes >> IO_TLB_SHIFT, 1UL);
@@ -175,7 +185,7 @@ struct io_tlb_pool *dmatlb_find_pool(phys_addr_t paddr)
 {
 	unsigned long pfn = PHYS_PFN(paddr);
 
-	if (!pfn_valid(pfn) || !PageDmatlb(pfn_to_page(pfn)))
+	if (!pfn_valid(pfn) || !dmatlb_page(pfn_to_page(pfn)))
 		return NULL;
 	return &dmatlb_pool;
 }
@@ -255,7 +265,7 @@ static void dmatlb_map_failed(struct device *dev, size_t size, phys_addr_t limit
 		why = "no pool memory lies below the device's DMA limit";
 		break;
 	case -E2BIG:
-		why = "larger than all pool memory below the device's DMA limit";
+		why = "larger than all pool memory below the device's DMA limit, or than its DMA segment";
 		break;
 	case -ENOMEM:
 		why = "the pool is full below the device's DMA limit";
@@ -317,8 +327,14 @@ phys_addr_t dmatlb_map(struct device *dev, phys_addr_t orig_addr,
 	pad = orig_addr & min_mask & align & PAGE_MASK;
 	nr = PFN_UP(pad + (orig_addr & ~PAGE_MASK) + mapping_size);
 	nr = ALIGN(nr, (align >> PAGE_SHIFT) + 1);
+	/*
+	 * The whole buffer stays inside one DMA segment (64 KB for libata,
+	 * for example).  Boundaries below a page need nothing more: the
+	 * bounce address has the original's offset within the page.
+	 */
 	page = mask_pool_alloc_bounce(nr, limit, (min_mask | align) >> PAGE_SHIFT,
-				      (orig_addr & min_mask & ~align) >> PAGE_SHIFT);
+				      (orig_addr & min_mask & ~align) >> PAGE_SHIFT,
+				      dma_get_seg_boundary(dev) >> PAGE_SHIFT);
 	if (IS_ERR(page)) {
 		dmatlb_map_failed(dev, mapping_size, limit, PTR_ERR(page), attrs);
 		return (phys_addr_t)DMA_MAPPING_ERROR;
@@ -333,7 +349,7 @@ phys_addr_t dmatlb_map(struct device *dev, phys_addr_t orig_addr,
 		p->dmatlb_orig = orig_addr;
 		p->dmatlb_tlb = tlb_addr;
 		p->dmatlb_size = mapping_size;
-		__SetPageDmatlb(p);
+		__folio_set_dmatlb(page_folio(p));
 		p->page_type |= nr;
 	}
 
@@ -379,7 +395,7 @@ unsigned long dmatlb_unmap(struct device *dev, phys_addr_t tlb_addr,
 	for (i = 0; i < nr; i++) {
 		struct page *p = first + i;
 
-		if (WARN_ON_ONCE(!PageDmatlb(p) || p->dmatlb_tlb != tlb0))
+		if (WARN_ON_ONCE(!dmatlb_page(p) || p->dmatlb_tlb != tlb0))
 			return 0;	/* corrupted: leak rather than free */
 	}
 	for (i = 0; i < nr; i++) {
@@ -389,7 +405,7 @@ unsigned long dmatlb_unmap(struct device *dev, phys_addr_t tlb_addr,
 		p->dmatlb_orig = 0;
 		p->dmatlb_tlb = 0;
 		p->dmatlb_size = 0;
-		__ClearPageDmatlb(p);
+		__folio_clear_dmatlb(page_folio(p));
 	}
 	mask_pool_free_bounce(first, nr);
 
@@ -444,6 +460,7 @@ void dmatlb_sync_for_cpu(struct device *dev, phys_addr_t tlb_addr,
 void dmatlb_get_stats(struct dmatlb_stats *st)
 {
 	st->active = dmatlb_mem && dmatlb_mem->maskpool;
+	st->grown_bytes = dmatlb_grown_bytes;
 	st->in_use_pages = atomic_long_read(&dmatlb_in_use_pages);
 	st->in_use_maps = atomic_long_read(&dmatlb_in_use_maps);
 	st->hiwater_pages = atomic_long_read(&dmatlb_hiwater_pages);

@@ -703,8 +703,8 @@ static void t_bounce_top_down_refcounts(void)
 	struct page *a, *b;
 
 	harness_boot_default();
-	a = mask_pool_alloc_bounce(3, M(16) - 1, 0, 0);
-	b = mask_pool_alloc_bounce(17, M(8) - 1, 0, 0);
+	a = mask_pool_alloc_bounce(3, M(16) - 1, 0, 0, ~0UL);
+	b = mask_pool_alloc_bounce(17, M(8) - 1, 0, 0, ~0UL);
 	CHECK(!IS_ERR(a) && !IS_ERR(b));
 	if (IS_ERR(a) || IS_ERR(b))
 		return;
@@ -730,7 +730,7 @@ static void t_bounce_alignment_offset(void)
 
 	harness_boot_default();
 	for (want = 0; want < 4; want++) {
-		p = mask_pool_alloc_bounce(2, M(16) - 1, 3, want);
+		p = mask_pool_alloc_bounce(2, M(16) - 1, 3, want, ~0UL);
 		CHECK(!IS_ERR(p));
 		if (IS_ERR(p))
 			continue;
@@ -738,7 +738,7 @@ static void t_bounce_alignment_offset(void)
 		CHECK(pfn(p) + 1 <= 4095);
 		mask_pool_free_bounce(p, 2);
 	}
-	p = mask_pool_alloc_bounce(16, M(16) - 1, 15, 0);
+	p = mask_pool_alloc_bounce(16, M(16) - 1, 15, 0, ~0UL);
 	CHECK(!IS_ERR(p) && (pfn(p) & 15) == 0);
 	if (!IS_ERR(p))
 		mask_pool_free_bounce(p, 16);
@@ -752,17 +752,43 @@ static void t_bounce_errors(void)
 
 	harness_boot_default();
 	/* The pool starts at pfn 0 here: a limit below one page has nothing. */
-	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(1, PAGE_SIZE - 2, 0, 0)), -ERANGE);
-	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(257, M(1) - 1, 0, 0)), -E2BIG);
-	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(POOL_PAGES + 1, ~0ULL, 0, 0)), -E2BIG);
-	p = mask_pool_alloc_bounce(256, M(1) - 1, 0, 0);
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(1, PAGE_SIZE - 2, 0, 0, ~0UL)), -ERANGE);
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(257, M(1) - 1, 0, 0, ~0UL)), -E2BIG);
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(POOL_PAGES + 1, ~0ULL, 0, 0, ~0UL)), -E2BIG);
+	p = mask_pool_alloc_bounce(256, M(1) - 1, 0, 0, ~0UL);
 	CHECK(!IS_ERR(p));
-	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(1, M(1) - 1, 0, 0)), -ENOMEM);
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(1, M(1) - 1, 0, 0, ~0UL)), -ENOMEM);
 	if (!IS_ERR(p))
 		mask_pool_free_bounce(p, 256);
 	CHECK_EQ(stats().free_bytes, M(16));
 	CHECK_EQ(stats().misuse, 0);
 	CHECK_EQ(vm(MASK_ALLOC), 1);
+}
+
+/* A run never crosses the segment boundary, and is as high as it can be. */
+static void t_bounce_boundary(void)
+{
+	struct page *a, *b, *c;
+
+	harness_boot_default();
+	/* 16-page (64 KiB) boundaries: pfns 4080..4095 are one block. */
+	a = mask_pool_alloc_bounce(10, M(16) - 1, 0, 0, 15);
+	CHECK_EQ(pfn(a), 4086);
+	/* 8 pages do not fit in 4080..4085: the next block down. */
+	b = mask_pool_alloc_bounce(8, M(16) - 1, 0, 0, 15);
+	CHECK_EQ(pfn(b), 4072);
+	CHECK_EQ(pfn(b) >> 4, (pfn(b) + 7) >> 4);
+	/* The cursor (just below b) comes first: 4066..4071, same block. */
+	c = mask_pool_alloc_bounce(6, M(16) - 1, 0, 0, 15);
+	CHECK_EQ(pfn(c), 4066);
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(17, M(16) - 1, 0, 0, 15)), -E2BIG);
+	if (!IS_ERR(a))
+		mask_pool_free_bounce(a, 10);
+	if (!IS_ERR(b))
+		mask_pool_free_bounce(b, 8);
+	if (!IS_ERR(c))
+		mask_pool_free_bounce(c, 6);
+	CHECK_EQ(stats().free_bytes, M(16));
 }
 
 /* Wrong size, an extra reference, a double free: warned, counted, kept. */
@@ -771,7 +797,7 @@ static void t_bounce_misuse(void)
 	struct page *p;
 
 	harness_boot_default();
-	p = mask_pool_alloc_bounce(4, M(16) - 1, 0, 0);
+	p = mask_pool_alloc_bounce(4, M(16) - 1, 0, 0, ~0UL);
 	CHECK(!IS_ERR(p));
 	if (IS_ERR(p))
 		return;
@@ -782,8 +808,8 @@ static void t_bounce_misuse(void)
 	CHECK_EQ(stats().free_bytes, M(16) - PG(4));
 	mask_pool_free_bounce(p, 4);
 	mask_pool_free_bounce(p, 4);
-	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(0, M(16) - 1, 0, 0)), -EINVAL);
-	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(1, M(16) - 1, 3, 4)), -EINVAL);
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(0, M(16) - 1, 0, 0, ~0UL)), -EINVAL);
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(1, M(16) - 1, 3, 4, ~0UL)), -EINVAL);
 	CHECK_EQ(stats().misuse, 5);
 	CHECK_EQ(stats().free_bytes, M(16));
 	expected_warnings = 2;	/* one WARN_ON_ONCE site in each function */
@@ -1348,7 +1374,7 @@ static const struct test_case tests[] = {
 	T(stats_and_summary), T(map_format), T(debugfs_timeout),
 	T(event_counts), T(node_variant),
 	T(bounce_top_down_refcounts), T(bounce_alignment_offset),
-	T(bounce_errors), T(bounce_misuse),
+	T(bounce_errors), T(bounce_boundary), T(bounce_misuse),
 	T(stress_fixed_seed), T(stress_random_seed),
 };
 
