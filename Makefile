@@ -4,6 +4,7 @@
 #   make run                 build what is missing, boot, run the demo
 #   make run INTERACTIVE=1   ... and give a shell in the guest instead
 #   make test                every test: parser, userspace harness, KUnit
+#   make bench               benchmarks (scripts/bench/*/run), build/bench/*.json
 #
 # Variables: APPEND="kernel params"  MEM=512M  EXTRA_CONFIG=path/frag.config
 #            JOBS=N  W=1 (extra compiler warnings)
@@ -13,13 +14,13 @@ export EXTRA_CONFIG JOBS W
 MEM ?= 512M
 APPEND ?=
 
-.PHONY: all run test deps tree config kernel initramfs export-patches check \
+.PHONY: all run test bench deps tree config kernel initramfs export-patches check \
 	reset-tree check-series clean distclean help
 
 all: kernel
 
 help:
-	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/ensure-deps
@@ -47,6 +48,10 @@ endif
 
 test: deps
 	@scripts/run-tests
+
+# Every part under scripts/bench/ in turn (BENCH_PARTS= picks some).
+bench: deps
+	@scripts/bench/run
 
 # Work in build/linux's git history, then bring it back here.
 export-patches:

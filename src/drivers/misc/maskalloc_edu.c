@@ -13,6 +13,15 @@
  * buffers under the device's 28-bit mask, fills the first of each pair with
  * a pattern, copies it through the device into the second one and compares
  * every byte.  The result comes back as "key: value" lines.
+ *
+ * Reading /sys/kernel/debug/maskalloc_edu/stream does the same with
+ * streaming mappings of ordinary kernel memory that lies above 256 MiB,
+ * out of the device's reach: dma_map_single() and dma_map_page() must
+ * bounce it below the mask (swiotlb), or fail with DMA_MAPPING_ERROR when
+ * nothing can bounce it.  Each case maps three buffers of one size and
+ * in-page offset: a TO_DEVICE source, a FROM_DEVICE destination and a
+ * BIDIRECTIONAL buffer that changes hands through sub-range
+ * dma_sync_single_range_for_cpu() and _for_device() calls.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -29,6 +38,7 @@
 #include <linux/mutex.h>
 #include <linux/pci.h>
 #include <linux/seq_buf.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/time64.h>
 
@@ -63,11 +73,41 @@
 #define EDU_POLL_US		1000
 #define EDU_TIMEOUT_US		(2 * USEC_PER_SEC)
 
-#define EDU_REPORT_SIZE		4096
+#define EDU_REPORT_SIZE		8192
 
 /* Buffer sizes of one run: sub-page, page-sized and multi-page buffers. */
 static const size_t edu_sizes[] = {
 	1, 7, 100, 1000, 4095, 4096, 4097, 8191, 12288, 16384,
+};
+
+/*
+ * Streaming cases: sizes from one byte to four pages less one byte, at
+ * in-page offsets that put the buffer at the start or the end of a page or
+ * across page boundaries.  offset + size never exceeds EDU_STREAM_SPAN.
+ */
+static const struct {
+	size_t size;
+	unsigned int offset;
+} edu_stream_cases[] = {
+	{ 1, 0 }, { 1, 4095 }, { 7, 3 }, { 100, 4090 }, { 1000, 17 },
+	{ 2048, 2048 }, { 4095, 0 }, { 4095, 1 }, { 4096, 0 },
+	{ 4097, 4095 }, { 8191, 1 }, { 12288, 0 }, { 16383, 1 },
+	{ 16320, 64 },
+};
+
+/* Each streaming buffer lives in its own block of four pages. */
+#define EDU_STREAM_ORDER	2
+#define EDU_STREAM_SPAN		(PAGE_SIZE << EDU_STREAM_ORDER)
+/* There are no more blocks than this below the mask. */
+#define EDU_STREAM_MAX_REJECTS	(BIT_ULL(EDU_DMA_BITS) / EDU_STREAM_SPAN)
+
+/* The three mappings of one streaming case. */
+enum { EDU_S_SRC, EDU_S_DST, EDU_S_BIDI, EDU_S_NR };
+
+static const enum dma_data_direction edu_stream_dir[EDU_S_NR] = {
+	[EDU_S_SRC] = DMA_TO_DEVICE,
+	[EDU_S_DST] = DMA_FROM_DEVICE,
+	[EDU_S_BIDI] = DMA_BIDIRECTIONAL,
 };
 
 /**
@@ -100,6 +140,44 @@ struct edu_buf {
 	u8 *dst;
 	dma_addr_t src_dma;
 	dma_addr_t dst_dma;
+};
+
+/**
+ * struct edu_smap - one streaming mapping of a streaming case
+ * @page: first page of the block that holds the buffer
+ * @cpu: CPU address of the buffer (in @page's block, at the case's offset)
+ * @dma: device address returned by dma_map_single() or dma_map_page()
+ * @mapped: @dma is a live mapping that must be unmapped
+ */
+struct edu_smap {
+	struct page *page;
+	u8 *cpu;
+	dma_addr_t dma;
+	bool mapped;
+};
+
+/**
+ * struct edu_stream_stats - totals of one streaming run
+ * @maps: mappings attempted
+ * @map_errors: mappings that returned DMA_MAPPING_ERROR
+ * @out_of_mask: mappings that returned an address the device cannot reach
+ * @mismatches: bytes that differ after the final unmap
+ * @sync_mismatches: bytes that differ right after dma_sync_*_for_cpu()
+ * @checked: bytes compared after the final unmap
+ * @rejected: blocks allocated below the mask and set aside
+ * @min_phys: lowest physical address of a mapped buffer
+ * @max_dma: highest device address of a mapped buffer
+ */
+struct edu_stream_stats {
+	unsigned long maps;
+	unsigned long map_errors;
+	unsigned long out_of_mask;
+	unsigned long mismatches;
+	unsigned long sync_mismatches;
+	u64 checked;
+	unsigned long rejected;
+	u64 min_phys;
+	u64 max_dma;
 };
 
 /* Only one edu device gets the debugfs directory. */
@@ -282,7 +360,286 @@ static int edu_run(struct edu_dev *edu, struct seq_buf *s)
 	return failed ? -EIO : 0;
 }
 
-static int edu_run_open(struct inode *inode, struct file *file)
+/*
+ * A block of 2^EDU_STREAM_ORDER pages that lies entirely above the device's
+ * 28-bit reach.  Blocks below it go onto @rejects (freed by the caller
+ * after the run) so that the page allocator does not hand them out again.
+ * __GFP_NORETRY: when memory runs out, fail rather than wake the OOM killer.
+ */
+static struct page *edu_alloc_high(struct list_head *rejects,
+				   struct edu_stream_stats *st)
+{
+	while (st->rejected < EDU_STREAM_MAX_REJECTS) {
+		struct page *page;
+
+		page = alloc_pages(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN,
+				   EDU_STREAM_ORDER);
+		if (!page)
+			return NULL;
+		if (page_to_phys(page) > DMA_BIT_MASK(EDU_DMA_BITS))
+			return page;
+		list_add(&page->lru, rejects);
+		st->rejected++;
+	}
+	return NULL;
+}
+
+static void edu_free_blocks(struct list_head *blocks)
+{
+	struct page *page, *next;
+
+	list_for_each_entry_safe(page, next, blocks, lru) {
+		list_del(&page->lru);
+		__free_pages(page, EDU_STREAM_ORDER);
+	}
+}
+
+/*
+ * Map @m for @size bytes in direction @k: even cases through
+ * dma_map_page(), odd ones through dma_map_single().
+ */
+static void edu_smap_map(struct device *dev, struct edu_smap *m,
+			 unsigned int idx, unsigned int offset, size_t size,
+			 int k)
+{
+	enum dma_data_direction dir = edu_stream_dir[k];
+
+	if (idx & 1)
+		m->dma = dma_map_single(dev, m->cpu, size, dir);
+	else
+		m->dma = dma_map_page(dev, m->page, offset, size, dir);
+	m->mapped = !dma_mapping_error(dev, m->dma);
+}
+
+static void edu_smap_unmap(struct device *dev, struct edu_smap *m,
+			   unsigned int idx, size_t size, int k)
+{
+	if (!m->mapped)
+		return;
+	if (idx & 1)
+		dma_unmap_single(dev, m->dma, size, edu_stream_dir[k]);
+	else
+		dma_unmap_page(dev, m->dma, size, edu_stream_dir[k]);
+	m->mapped = false;
+}
+
+/* Sync [@off, @off + @len) of @m in two sub-ranges. */
+static void edu_sync_range(struct device *dev, struct edu_smap *m, size_t off,
+			   size_t len, bool for_cpu)
+{
+	size_t half = len / 2;
+	size_t part[2] = { half, len - half };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!part[i])
+			continue;
+		if (for_cpu)
+			dma_sync_single_range_for_cpu(dev, m->dma, off, part[i],
+						      DMA_BIDIRECTIONAL);
+		else
+			dma_sync_single_range_for_device(dev, m->dma, off,
+							 part[i],
+							 DMA_BIDIRECTIONAL);
+		off += part[i];
+	}
+}
+
+/* The three patterns of streaming case @idx (source, bidi before, CPU). */
+static u8 edu_spat(unsigned int idx, int which, size_t off)
+{
+	return edu_pattern(idx + which * ARRAY_SIZE(edu_stream_cases), off);
+}
+
+static unsigned long edu_count_bad(const u8 *buf, size_t len, unsigned int idx,
+				   int which, size_t base)
+{
+	unsigned long bad = 0;
+	size_t j;
+
+	for (j = 0; j < len; j++)
+		bad += buf[j] != edu_spat(idx, which, base + j);
+	return bad;
+}
+
+/*
+ * Move the data of one streaming case through the device, a chunk at a
+ * time.  For each chunk: source -> device -> bidi; the CPU takes the bidi
+ * chunk back (sync for cpu, in two sub-ranges) and checks that the source
+ * pattern arrived, writes the third pattern, hands it back (sync for
+ * device) and the device copies it on: bidi -> device -> destination.
+ */
+static int edu_stream_copy(struct edu_dev *edu, struct edu_smap *m,
+			   unsigned int idx, size_t size,
+			   struct edu_stream_stats *st)
+{
+	struct device *dev = &edu->pdev->dev;
+	struct edu_smap *bidi = &m[EDU_S_BIDI];
+	size_t off, len, j;
+	int ret;
+
+	for (off = 0; off < size; off += len) {
+		len = min_t(size_t, size - off, EDU_CHUNK_MAX);
+		ret = edu_dma(edu, m[EDU_S_SRC].dma + off, EDU_BUF_ADDR, len, 0);
+		if (!ret)
+			ret = edu_dma(edu, EDU_BUF_ADDR, bidi->dma + off, len,
+				      EDU_DMA_TO_RAM);
+		if (ret)
+			return ret;
+
+		edu_sync_range(dev, bidi, off, len, true);
+		st->sync_mismatches += edu_count_bad(bidi->cpu + off, len,
+						     idx, 0, off);
+		for (j = off; j < off + len; j++)
+			bidi->cpu[j] = edu_spat(idx, 2, j);
+		edu_sync_range(dev, bidi, off, len, false);
+
+		ret = edu_dma(edu, bidi->dma + off, EDU_BUF_ADDR, len, 0);
+		if (!ret)
+			ret = edu_dma(edu, EDU_BUF_ADDR, m[EDU_S_DST].dma + off,
+				      len, EDU_DMA_TO_RAM);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * One streaming case: three buffers above the mask, mapped, moved through
+ * the device, unmapped and checked.  Returns 0, -ENOMEM when no memory
+ * above the mask was found, or -ETIMEDOUT when the engine hung (the
+ * buffers and their mappings are then leaked on purpose: the engine may
+ * still write into them).
+ */
+static int edu_stream_case(struct edu_dev *edu, struct seq_buf *s,
+			   unsigned int idx, struct list_head *rejects,
+			   struct edu_stream_stats *st)
+{
+	const u64 mask = DMA_BIT_MASK(EDU_DMA_BITS);
+	struct device *dev = &edu->pdev->dev;
+	size_t size = edu_stream_cases[idx].size;
+	unsigned int offset = edu_stream_cases[idx].offset;
+	struct edu_smap m[EDU_S_NR] = { };
+	unsigned long bad = 0;
+	bool usable = true;
+	size_t j;
+	int k, ret = 0;
+
+	for (k = 0; k < EDU_S_NR; k++) {
+		m[k].page = edu_alloc_high(rejects, st);
+		if (!m[k].page) {
+			seq_buf_printf(s, "stream%u: no memory above the mask\n",
+				       idx);
+			ret = -ENOMEM;
+			goto free;
+		}
+		m[k].cpu = (u8 *)page_address(m[k].page) + offset;
+		st->min_phys = min(st->min_phys,
+				   (u64)page_to_phys(m[k].page) + offset);
+	}
+	for (j = 0; j < size; j++) {
+		m[EDU_S_SRC].cpu[j] = edu_spat(idx, 0, j);
+		m[EDU_S_DST].cpu[j] = ~edu_spat(idx, 2, j);
+		m[EDU_S_BIDI].cpu[j] = edu_spat(idx, 1, j);
+	}
+
+	for (k = 0; k < EDU_S_NR; k++) {
+		edu_smap_map(dev, &m[k], idx, offset, size, k);
+		st->maps++;
+		if (!m[k].mapped) {
+			st->map_errors++;
+			usable = false;
+		} else if (m[k].dma + size - 1 > mask) {
+			/* The device would clamp it: never start that DMA. */
+			st->out_of_mask++;
+			usable = false;
+		} else {
+			st->max_dma = max_t(u64, st->max_dma,
+					    m[k].dma + size - 1);
+		}
+	}
+	seq_buf_printf(s, "stream%u: size %zu offset %u %s to %pad from %pad bidi %pad%s\n",
+		       idx, size, offset, idx & 1 ? "single" : "page",
+		       &m[EDU_S_SRC].dma, &m[EDU_S_DST].dma,
+		       &m[EDU_S_BIDI].dma, usable ? "" : " MAP-FAILED");
+
+	if (usable) {
+		ret = edu_stream_copy(edu, m, idx, size, st);
+		if (ret) {
+			edu->dead = true;
+			seq_buf_printf(s, "error: DMA timeout on stream%u\n",
+				       idx);
+			return ret;
+		}
+	}
+
+	for (k = 0; k < EDU_S_NR; k++)
+		edu_smap_unmap(dev, &m[k], idx, size, k);
+
+	if (usable) {
+		bad += edu_count_bad(m[EDU_S_SRC].cpu, size, idx, 0, 0);
+		bad += edu_count_bad(m[EDU_S_DST].cpu, size, idx, 2, 0);
+		bad += edu_count_bad(m[EDU_S_BIDI].cpu, size, idx, 2, 0);
+		if (bad && !st->mismatches)
+			seq_buf_printf(s, "first_mismatch: stream%u, %lu bytes\n",
+				       idx, bad);
+		st->mismatches += bad;
+		st->checked += EDU_S_NR * size;
+	}
+free:
+	for (k = 0; k < EDU_S_NR; k++)
+		if (m[k].page)
+			__free_pages(m[k].page, EDU_STREAM_ORDER);
+	return ret;
+}
+
+/*
+ * One streaming run over every case.  Returns 0 when every mapping
+ * succeeded within the mask and every byte arrived.
+ */
+static int edu_stream(struct edu_dev *edu, struct seq_buf *s)
+{
+	struct edu_stream_stats st = { .min_phys = U64_MAX };
+	struct device *dev = &edu->pdev->dev;
+	LIST_HEAD(rejects);
+	unsigned int i;
+	bool failed;
+	int ret = 0;
+
+	seq_buf_printf(s, "device: %s\n", pci_name(edu->pdev));
+	seq_buf_printf(s, "dma_mask: %#llx\n", (u64)dma_get_mask(dev));
+
+	for (i = 0; i < ARRAY_SIZE(edu_stream_cases); i++) {
+		ret = edu_stream_case(edu, s, i, &rejects, &st);
+		if (ret)
+			break;
+	}
+	edu_free_blocks(&rejects);
+	if (ret == -ETIMEDOUT)
+		return ret;
+
+	failed = ret || st.map_errors || st.out_of_mask || st.mismatches ||
+		 st.sync_mismatches;
+	seq_buf_printf(s, "stream_cases: %u\n", i);
+	seq_buf_printf(s, "stream_maps: %lu\n", st.maps);
+	seq_buf_printf(s, "stream_map_errors: %lu\n", st.map_errors);
+	seq_buf_printf(s, "stream_out_of_mask: %lu\n", st.out_of_mask);
+	seq_buf_printf(s, "stream_bytes_checked: %llu\n", st.checked);
+	seq_buf_printf(s, "stream_mismatches: %lu\n", st.mismatches);
+	seq_buf_printf(s, "stream_sync_mismatches: %lu\n", st.sync_mismatches);
+	seq_buf_printf(s, "stream_min_phys: %#llx\n", st.min_phys);
+	seq_buf_printf(s, "stream_max_dma_addr: %#llx\n", st.max_dma);
+	seq_buf_printf(s, "stream_rejected_blocks: %lu\n", st.rejected);
+	seq_buf_printf(s, "stream_result: %s\n", failed ? "fail" : "pass");
+	if (ret)
+		return ret;
+	return failed ? -EIO : 0;
+}
+
+/* Run @fn under the device lock into a fresh report for this open file. */
+static int edu_report_open(struct inode *inode, struct file *file,
+			   const char *what,
+			   int (*fn)(struct edu_dev *edu, struct seq_buf *s))
 {
 	struct edu_dev *edu = inode->i_private;
 	struct seq_buf s;
@@ -299,15 +656,26 @@ static int edu_run_open(struct inode *inode, struct file *file)
 		seq_buf_puts(&s, "error: the DMA engine timed out earlier\n");
 		ret = -EIO;
 	} else {
-		ret = edu_run(edu, &s);
+		ret = fn(edu, &s);
 	}
 	mutex_unlock(&edu->lock);
 
 	if (seq_buf_has_overflowed(&s))
 		dev_warn(&edu->pdev->dev, "report truncated\n");
-	dev_info(&edu->pdev->dev, "run: %s (%d)\n", ret ? "fail" : "pass", ret);
+	dev_info(&edu->pdev->dev, "%s: %s (%d)\n", what,
+		 ret ? "fail" : "pass", ret);
 	file->private_data = buf;
 	return nonseekable_open(inode, file);
+}
+
+static int edu_run_open(struct inode *inode, struct file *file)
+{
+	return edu_report_open(inode, file, "run", edu_run);
+}
+
+static int edu_stream_open(struct inode *inode, struct file *file)
+{
+	return edu_report_open(inode, file, "stream", edu_stream);
 }
 
 static ssize_t edu_run_read(struct file *file, char __user *ubuf,
@@ -328,6 +696,13 @@ static int edu_run_release(struct inode *inode, struct file *file)
 static const struct file_operations edu_run_fops = {
 	.owner = THIS_MODULE,
 	.open = edu_run_open,
+	.read = edu_run_read,
+	.release = edu_run_release,
+};
+
+static const struct file_operations edu_stream_fops = {
+	.owner = THIS_MODULE,
+	.open = edu_stream_open,
 	.read = edu_run_read,
 	.release = edu_run_release,
 };
@@ -378,6 +753,7 @@ static int edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 	edu->dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("run", 0400, edu->dir, edu, &edu_run_fops);
+	debugfs_create_file("stream", 0400, edu->dir, edu, &edu_stream_fops);
 	pci_set_drvdata(pdev, edu);
 	dev_info(dev, "edu %u.%u, %d-bit DMA mask\n", ident >> 24,
 		 (ident >> 16) & 0xff, EDU_DMA_BITS);
@@ -408,5 +784,5 @@ static struct pci_driver edu_driver = {
 };
 module_pci_driver(edu_driver);
 
-MODULE_DESCRIPTION("Coherent DMA below a 28-bit mask on QEMU's edu device");
+MODULE_DESCRIPTION("Coherent and streaming DMA below a 28-bit mask on QEMU's edu device");
 MODULE_LICENSE("GPL");
