@@ -33,7 +33,6 @@ long harness_wait_cb_delay = 10;
 unsigned long harness_wait_calls, harness_wakeups;
 unsigned long harness_wait_limit = 100000;
 
-
 static unsigned char reserved[ARENA_PAGES];
 static bool memblock_active;
 
@@ -130,7 +129,7 @@ void harness_arena_init(void)
 struct page *pfn_to_page(unsigned long pfn)
 {
 	if (pfn >= ARENA_PAGES) {
-		harness_error("pfn_to_page(%lu) outside the arena", pfn);
+		harness_error("%s(%lu) outside the arena", __func__, pfn);
 		abort();
 	}
 	return &harness_pages[pfn];
@@ -139,7 +138,7 @@ struct page *pfn_to_page(unsigned long pfn)
 unsigned long page_to_pfn(const struct page *page)
 {
 	if (page < harness_pages || page >= harness_pages + ARENA_PAGES) {
-		harness_error("page_to_pfn() of a page outside the arena");
+		harness_error("%s() of a page outside the arena", __func__);
 		abort();
 	}
 	return page - harness_pages;
@@ -155,7 +154,7 @@ struct page *virt_to_page(const void *addr)
 	const unsigned char *a = addr;
 
 	if (a < harness_mem || a >= harness_mem + ARENA_BYTES) {
-		harness_error("virt_to_page() of an address outside the arena");
+		harness_error("%s() of an address outside the arena", __func__);
 		abort();
 	}
 	return &harness_pages[(a - harness_mem) >> PAGE_SHIFT];
@@ -283,7 +282,7 @@ int kstrtoull(const char *s, unsigned int base, u64 *res)
 bool put_page_testzero(struct page *page)
 {
 	if (page->_refcount <= 0) {
-		harness_error("put_page_testzero() on pfn %lu with refcount %d",
+		harness_error("%s() on pfn %lu with refcount %d", __func__,
 			      page_to_pfn(page), page->_refcount);
 		return false;
 	}
@@ -293,16 +292,16 @@ bool put_page_testzero(struct page *page)
 void get_page(struct page *page)
 {
 	if (page->_refcount <= 0)
-		harness_error("get_page() on a free page");
+		harness_error("%s() on a free page", __func__);
 	page->_refcount++;
 }
 
 void set_page_refcounted(struct page *page)
 {
 	if (page->flags & PG_tail)
-		harness_error("set_page_refcounted() on a tail page");
+		harness_error("%s() on a tail page", __func__);
 	if (page->_refcount)
-		harness_error("set_page_refcounted() on pfn %lu with refcount %d",
+		harness_error("%s() on pfn %lu with refcount %d", __func__,
 			      page_to_pfn(page), page->_refcount);
 	page->_refcount = 1;
 }
@@ -312,13 +311,13 @@ void post_alloc_hook(struct page *page, unsigned int order, gfp_t gfp)
 	unsigned long i, n = 1UL << order;
 
 	if (harness_locks_held)
-		harness_error("post_alloc_hook() with a spinlock held");
+		harness_error("%s() with a spinlock held", __func__);
 	for (i = 0; i < n; i++) {
 		struct page *p = page + i;
 
 		if (p->state != HPS_FREE || p->_refcount || p->in_buddy ||
 		    (p->flags & PG_reserved))
-			harness_error("post_alloc_hook() on busy pfn %lu (state %d ref %d)",
+			harness_error("%s() on busy pfn %lu (state %d ref %d)", __func__,
 				      page_to_pfn(p), p->state, p->_refcount);
 		p->state = HPS_ALLOCATED;
 		p->private = 0;
@@ -351,7 +350,7 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 	int bad = 0;
 
 	if (harness_locks_held)
-		harness_error("free_pages_prepare() with a spinlock held");
+		harness_error("%s() with a spinlock held", __func__);
 	if (page->flags & PG_tail) {
 		bad_page(page, "tail page freed");
 		return false;
@@ -413,7 +412,7 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 
 	(void)nid;
 	if (harness_locks_held)
-		harness_error("alloc_pages_node() with a spinlock held");
+		harness_error("%s() with a spinlock held", __func__);
 	harness_buddy_calls++;
 	harness_buddy_last_gfp = gfp;
 	if (harness_buddy_fail || order > MAX_PAGE_ORDER)
@@ -463,7 +462,7 @@ void __free_pages(struct page *page, unsigned int order)
 void put_page(struct page *page)
 {
 	if (page->flags & PG_tail) {
-		harness_error("put_page() on a tail page");
+		harness_error("%s() on a tail page", __func__);
 		return;
 	}
 	if (put_page_testzero(page))
@@ -475,7 +474,7 @@ void split_page(struct page *page, unsigned int order)
 	unsigned long i;
 
 	if (page->flags & PG_head)
-		harness_error("split_page() of a compound page");
+		harness_error("%s() of a compound page", __func__);
 	for (i = 1; i < (1UL << order); i++) {
 		set_page_refcounted(page + i);
 		page[i].tag = 1;	/* pgalloc_tag_split() */
