@@ -56,6 +56,25 @@
 /* Boot-time list of reserved ranges; more are ignored with a warning. */
 #define MASK_POOL_MAX_RANGES	64
 
+/*
+ * Search summary over the @used bitmap (protected by the pool lock).
+ *
+ * The bitmap is cut into leaves of MASK_SUM_LEAF_BITS bits.  An implicit
+ * binary tree over the leaves (node 1 is the root, node i has the children
+ * 2i and 2i + 1, leaf j is node sum_leaves + j) stores for each node the
+ * number of free bits at its start (@pre) and at its end (@suf), and its
+ * longest free run (@best).  Bits past the end of the bitmap count as
+ * used.  "First free run of n bits at or after an index" walks the tree in
+ * O(log(leaves)) and scans at most three leaves.
+ */
+struct mask_sum {
+	u32 pre;
+	u32 suf;
+	u32 best;
+};
+
+#define MASK_SUM_LEAF_BITS	(MASK_SUM_LEAF_WORDS * BITS_PER_LONG)
+
 /**
  * struct mask_pool - the pool of low memory
  * @lock:	protects @used, @head, @cursor, @free_pages and @free_seq.
@@ -68,6 +87,8 @@
  * @max_pfn:	highest pfn covered by the bitmaps; bit index = @max_pfn - pfn.
  * @nbits:	number of bits in each bitmap (@max_pfn - @base_pfn + 1).
  * @cursor:	bit index where the next search may start.
+ * @sum:	search summary over @used, see struct mask_sum.
+ * @sum_leaves:	number of leaves of @sum (a power of two).
  * @pool_pages:	pages owned by the pool.  Written at boot only.
  * @free_pages:	pages currently free.
  * @free_seq:	incremented on every release, so a waiter that saw the pool
@@ -80,6 +101,8 @@ struct mask_pool {
 	unsigned long *owned;
 	unsigned long *used;
 	unsigned long *head;
+	struct mask_sum *sum;
+	unsigned long sum_leaves;
 	unsigned long base_pfn;
 	unsigned long max_pfn;
 	unsigned long nbits;
@@ -114,7 +137,7 @@ struct mask_range {
 static struct mask_range mask_ranges[MASK_POOL_MAX_RANGES] __initdata;
 static unsigned int mask_nr_ranges __initdata;
 static u64 mask_zone_size __initdata;	/* maskzone=size, 0: default */
-static size_t mask_bitmap_bytes __initdata;	/* bytes of each bitmap */
+static size_t mask_meta_bytes __initdata;	/* bitmaps and summary */
 
 #define MASK_NO_PFN	ULONG_MAX
 
@@ -151,32 +174,219 @@ static void mask_misuse(void)
 	atomic_long_inc(&mask_pool.misuse);
 }
 
+/* Longest run of zero bits of @w between its lowest and highest set bit. */
+static unsigned int mask_word_inner_run(unsigned long w)
+{
+	unsigned long x = ~w;
+	unsigned int n = 0;
+
+	/* Keep the free bits above the lowest and below the highest set bit. */
+	x &= ~((w & -w) - 1);
+	x &= (1UL << __fls(w)) - 1;
+	while (x) {
+		x &= x << 1;
+		n++;
+	}
+	return n;
+}
+
+/* Recompute leaf @leaf of the summary from the bitmap. */
+static void mask_sum_leaf(unsigned long leaf)
+{
+	struct mask_sum *s = &mask_pool.sum[mask_pool.sum_leaves + leaf];
+	unsigned long nwords = BITS_TO_LONGS(mask_pool.nbits);
+	unsigned long i = leaf * MASK_SUM_LEAF_WORDS, end, w;
+	u32 run = 0, pre = 0, best = 0;
+	bool in_pre = true;
+
+	for (end = i + MASK_SUM_LEAF_WORDS; i < end; i++) {
+		if (i >= nwords)
+			w = ~0UL;
+		else if (i == nwords - 1)
+			w = mask_pool.used[i] | ~BITMAP_LAST_WORD_MASK(mask_pool.nbits);
+		else
+			w = mask_pool.used[i];
+		if (!w) {
+			run += BITS_PER_LONG;
+			continue;
+		}
+		run += __ffs(w);
+		if (in_pre) {
+			pre = run;
+			in_pre = false;
+		}
+		best = max(best, run);
+		/* A run inside one word has at most BITS_PER_LONG - 2 bits. */
+		if (best < BITS_PER_LONG - 2)
+			best = max_t(u32, best, mask_word_inner_run(w));
+		run = BITS_PER_LONG - 1 - __fls(w);
+	}
+	s->pre = in_pre ? run : pre;
+	s->suf = run;
+	s->best = max(best, run);
+}
+
+/* Recompute node @node from its children, which span @span bits each. */
+static void mask_sum_pull(unsigned long node, u32 span)
+{
+	struct mask_sum *s = mask_pool.sum;
+	const struct mask_sum *l = &s[2 * node], *r = &s[2 * node + 1];
+
+	s[node].pre = l->pre == span ? span + r->pre : l->pre;
+	s[node].suf = r->suf == span ? span + l->suf : r->suf;
+	s[node].best = max3(l->best, r->best, l->suf + r->pre);
+}
+
+/* Bring the summary up to date after bits [@start, @start + @nr) changed. */
+static void mask_sum_update(unsigned long start, unsigned long nr)
+{
+	unsigned long lo = start / MASK_SUM_LEAF_BITS;
+	unsigned long hi = (start + nr - 1) / MASK_SUM_LEAF_BITS;
+	unsigned long node;
+	u32 span = MASK_SUM_LEAF_BITS;
+
+	for (node = lo; node <= hi; node++)
+		mask_sum_leaf(node);
+	lo = (lo + mask_pool.sum_leaves) / 2;
+	hi = (hi + mask_pool.sum_leaves) / 2;
+	for (; lo; lo /= 2, hi /= 2, span *= 2)
+		for (node = lo; node <= hi; node++)
+			mask_sum_pull(node, span);
+}
+
+/* Build the whole summary from the bitmap. */
+static void mask_sum_build(void)
+{
+	unsigned long node, lo;
+	u32 span = MASK_SUM_LEAF_BITS;
+
+	for (node = 0; node < mask_pool.sum_leaves; node++)
+		mask_sum_leaf(node);
+	for (lo = mask_pool.sum_leaves / 2; lo; lo /= 2, span *= 2)
+		for (node = lo; node < 2 * lo; node++)
+			mask_sum_pull(node, span);
+}
+
+/*
+ * A search for @nr free bits in [@from, @size).  @carry is the number of
+ * free bits, at or after @from, just before the part being looked at.
+ */
+struct mask_sum_query {
+	unsigned long from;
+	unsigned long size;
+	unsigned long nr;
+	unsigned long carry;
+};
+
+/* Scan bits [@i, @end) of the bitmap, word by word.  ULONG_MAX: no run. */
+static unsigned long mask_sum_scan(struct mask_sum_query *q, unsigned long i,
+				   unsigned long end)
+{
+	unsigned long w, n, f;
+
+	while (i < end) {
+		n = min(BITS_PER_LONG - i % BITS_PER_LONG, end - i);
+		w = mask_pool.used[i / BITS_PER_LONG] >> (i % BITS_PER_LONG);
+		f = w ? min(__ffs(w), n) : n;
+		if (q->carry + f >= q->nr)
+			return i - q->carry;
+		if (f == n) {
+			q->carry += n;
+			i += n;
+			continue;
+		}
+		/* Skip the used bits that start at i + f. */
+		q->carry = 0;
+		w = ~(w >> f);
+		f += w ? __ffs(w) : BITS_PER_LONG;
+		i += min(f, n);
+	}
+	return ULONG_MAX;
+}
+
+/*
+ * Visit node @node, which covers bits [@lo, @lo + @span), left to right.
+ * Nodes entirely inside the query are skipped with their summary unless
+ * the run is in them; at most two paths of partly covered nodes go down
+ * to the leaves.  ULONG_MAX: no run yet.
+ */
+static unsigned long mask_sum_walk(struct mask_sum_query *q, unsigned long node,
+				   unsigned long lo, unsigned long span)
+{
+	const struct mask_sum *s = &mask_pool.sum[node];
+	unsigned long hi = lo + span, idx;
+
+	if (hi <= q->from || lo >= q->size)
+		return ULONG_MAX;
+	if (lo >= q->from && hi <= q->size) {
+		if (q->carry + s->pre >= q->nr)
+			return lo - q->carry;
+		if (s->best < q->nr) {
+			q->carry = s->pre == span ? q->carry + span : s->suf;
+			return ULONG_MAX;
+		}
+	}
+	if (span == MASK_SUM_LEAF_BITS)
+		return mask_sum_scan(q, max(lo, q->from), min(hi, q->size));
+	span /= 2;
+	idx = mask_sum_walk(q, 2 * node, lo, span);
+	if (idx != ULONG_MAX)
+		return idx;
+	return mask_sum_walk(q, 2 * node + 1, lo + span, span);
+}
+
+/*
+ * First free run of @nr bits at or after index @from that ends at or
+ * before @size.  Returns an index above @size - @nr if there is none.
+ */
+static unsigned long mask_sum_find(unsigned long size, unsigned long from,
+				   unsigned long nr)
+{
+	struct mask_sum_query q = { from, size, nr, 0 };
+	unsigned long idx;
+
+	if (from >= size || nr > size - from)
+		return size;
+	idx = mask_sum_walk(&q, 1, 0, mask_pool.sum_leaves * MASK_SUM_LEAF_BITS);
+	return idx == ULONG_MAX ? size : idx;
+}
+
 /*
  * First free run of @nr bits at or after index @from that ends at or
  * before @size, with the alignment of bitmap_find_next_zero_area_off(),
  * whose pages do not cross a multiple of @boundary_mask + 1 pages.
  * Returns an index above @size - @nr if there is none.
+ *
+ * This is the lowest index that satisfies all three conditions, exactly
+ * what a linear bitmap_find_next_zero_area_off() scan finds.  Each round
+ * takes the first free run from the summary; if it is misaligned or
+ * crosses a boundary, no index before the next aligned one, or before the
+ * segment below, can do better, and the search goes on from there.
  */
 static unsigned long mask_find_area(unsigned long size, unsigned long from,
 				    unsigned long nr, unsigned long align_mask,
 				    unsigned long align_off,
 				    unsigned long boundary_mask)
 {
-	unsigned long idx, hi, lo;
+	unsigned long idx, start, hi, lo;
 
 	for (;;) {
-		idx = bitmap_find_next_zero_area_off(mask_pool.used, size, from,
-						     nr, align_mask, align_off);
+		if (from > size - nr)
+			return from;
+		idx = mask_sum_find(size, from, nr);
 		if (idx > size - nr)
 			return idx;
+		start = ((idx + align_off + align_mask) & ~align_mask) - align_off;
+		if (start != idx) {
+			from = start;
+			continue;
+		}
 		hi = idx_to_pfn(idx);
 		lo = hi - (nr - 1);
 		if (!((lo ^ hi) & ~boundary_mask))
 			return idx;
 		/* The next run down must end below the boundary it crossed. */
 		from = pfn_to_idx((hi & ~boundary_mask) - 1);
-		if (from > size - nr)
-			return from;
 	}
 }
 
@@ -231,6 +441,7 @@ static unsigned long mask_pool_find(unsigned long nr, unsigned long end_pfn,
 
 	count_vm_events(MASK_BITMAP_SKIP, idx - from);
 	bitmap_set(mask_pool.used, idx, nr);
+	mask_sum_update(idx, nr);
 	pfn = idx_to_pfn(idx + nr - 1);
 	__set_bit(pfn_to_idx(pfn), mask_pool.head);
 	mask_pool.free_pages -= nr;
@@ -574,6 +785,7 @@ void mask_pool_release(struct page *page, unsigned int nr_pages)
 	/* An allocation is fully back when its head goes and nothing follows. */
 	ended = test_bit(hi, mask_pool.head);
 	bitmap_clear(mask_pool.used, lo, nr_pages);
+	mask_sum_update(lo, nr_pages);
 	bitmap_clear(mask_pool.head, lo, nr_pages);
 	if (lo) {
 		after = lo - 1;
@@ -934,14 +1146,15 @@ static u64 __init mask_pool_grab(phys_addr_t from, phys_addr_t to, u64 want)
 }
 
 /*
- * Size the bitmaps for the reserved ranges.  They come from memblock, so
- * this must run while memblock is active, never after memblock_free_all().
+ * Size the bitmaps and the search summary for the reserved ranges.  They
+ * come from memblock, so this must run while memblock is active, never
+ * after memblock_free_all().
  */
 static void __init mask_pool_setup_bitmaps(void)
 {
-	unsigned long base = ULONG_MAX, top = 0, nbits;
+	unsigned long base = ULONG_MAX, top = 0, nbits, leaves;
+	size_t bytes, total;
 	unsigned int n;
-	size_t bytes;
 	void *mem;
 
 	for (n = 0; n < mask_nr_ranges; n++) {
@@ -952,25 +1165,32 @@ static void __init mask_pool_setup_bitmaps(void)
 		return;
 	nbits = top - base;
 	bytes = BITS_TO_LONGS(nbits) * sizeof(unsigned long);
-	if (bytes > mask_bitmap_bytes) {
-		if (mask_bitmap_bytes)
-			memblock_free(mask_pool.owned, 3 * mask_bitmap_bytes);
-		mem = memblock_alloc(3 * bytes, SMP_CACHE_BYTES);
+	leaves = roundup_pow_of_two(DIV_ROUND_UP(nbits, MASK_SUM_LEAF_BITS));
+	total = 3 * bytes + 2 * leaves * sizeof(struct mask_sum);
+	if (total > mask_meta_bytes) {
+		if (mask_meta_bytes)
+			memblock_free(mask_pool.owned, mask_meta_bytes);
+		mem = memblock_alloc(total, SMP_CACHE_BYTES);
 		if (!mem) {
 			pr_err("no memory for the pool bitmaps, pool disabled\n");
 			for (n = 0; n < mask_nr_ranges; n++)
 				memblock_phys_free(mask_ranges[n].start,
 						   mask_ranges[n].end - mask_ranges[n].start);
 			mask_nr_ranges = 0;
-			mask_bitmap_bytes = 0;
+			mask_meta_bytes = 0;
 			mask_pool.nbits = 0;
 			return;
 		}
-		mask_bitmap_bytes = bytes;
-		mask_pool.owned = mem;
-		mask_pool.used = mem + bytes;
-		mask_pool.head = mem + 2 * bytes;
+		mask_meta_bytes = total;
+	} else {
+		mem = mask_pool.owned;
 	}
+	/* Each bitmap is a whole number of longs; the summary follows. */
+	mask_pool.owned = mem;
+	mask_pool.used = mem + bytes;
+	mask_pool.head = mem + 2 * bytes;
+	mask_pool.sum = mem + 3 * bytes;
+	mask_pool.sum_leaves = leaves;
 	mask_pool.base_pfn = base;
 	mask_pool.max_pfn = top - 1;
 	mask_pool.nbits = nbits;
@@ -1084,6 +1304,7 @@ void __init mask_pool_handover(void)
 			mask_pool.pool_pages++;
 		}
 	}
+	mask_sum_build();
 	mask_pool.free_pages = mask_pool.pool_pages;
 	mask_pool.cursor = 0;
 	if (bad)

@@ -19,6 +19,7 @@
  *               memblock_free, accept_memory
  *  - sync:      spinlock, wait queue, jiffies, static key, atomic_long
  *  - vmstat:    count_vm_event(s) with the MASK_* events
+ *  - bits:      __ffs, __fls, roundup_pow_of_two, BITMAP_LAST_WORD_MASK
  *  - misc:      kstrtoull, WARN_ON_ONCE, pr_*, debugfs/seq_file,
  *               early_param, late_initcall, zone_dma_limit
  */
@@ -35,6 +36,7 @@
 #include <linux/jiffies.h>
 #include <linux/jump_label.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/mask_alloc.h>
 #include <linux/memblock.h>
 #include <linux/mm.h>
@@ -56,6 +58,13 @@
 #else
 #define MASK_POOL_LIMIT		SZ_2G
 #endif
+
+/*
+ * Words of the used bitmap per leaf of the search summary: 64 (4096 pages,
+ * 16 MiB of pool) makes the summary 24 bytes per 512 bytes of bitmap and
+ * bounds a leaf scan to 64 words.
+ */
+#define MASK_SUM_LEAF_WORDS	64
 
 /* The address limit GFP_DMA stands for (16 MB on x86). */
 static inline u64 mask_compat_limit(void)

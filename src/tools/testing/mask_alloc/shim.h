@@ -97,7 +97,9 @@ static inline bool IS_ERR(const void *ptr)
 }
 #define DMA_BIT_MASK(n)	(((n) == 64) ? ~0ULL : ((1ULL << (n)) - 1))
 
+#ifndef ARENA_BYTES
 #define ARENA_BYTES	(64ULL << 20)
+#endif
 #define ARENA_PAGES	(ARENA_BYTES >> PAGE_SHIFT)
 
 /* ---- gfp ---- */
@@ -263,6 +265,24 @@ unsigned long bitmap_find_next_zero_area_off(unsigned long *map,
 					     unsigned int nr,
 					     unsigned long align_mask,
 					     unsigned long align_offset);
+
+#define BITMAP_LAST_WORD_MASK(nbits) (~0UL >> (-(nbits) & (BITS_PER_LONG - 1)))
+static inline unsigned long __ffs(unsigned long w)
+{
+	return __builtin_ctzl(w);
+}
+
+static inline unsigned long __fls(unsigned long w)
+{
+	return BITS_PER_LONG - 1 - __builtin_clzl(w);
+}
+
+static inline unsigned long roundup_pow_of_two(unsigned long n)
+{
+	return n <= 1 ? 1 : 1UL << (BITS_PER_LONG - __builtin_clzl(n - 1));
+}
+
+#define max3(a, b, c)	max(max(a, b), c)
 
 /* ---- struct page and the arena (harness.c) ---- */
 #define PG_reserved	0x1UL
