@@ -22,12 +22,24 @@ void __clear_bit(unsigned long nr, unsigned long *addr)
 
 void bitmap_set(unsigned long *map, unsigned long start, unsigned long nbits)
 {
+	while (nbits && start % BITS_PER_LONG) {
+		__set_bit(start++, map);
+		nbits--;
+	}
+	for (; nbits >= BITS_PER_LONG; nbits -= BITS_PER_LONG, start += BITS_PER_LONG)
+		map[BIT_WORD(start)] = ~0UL;
 	while (nbits--)
 		__set_bit(start++, map);
 }
 
 void bitmap_clear(unsigned long *map, unsigned long start, unsigned long nbits)
 {
+	while (nbits && start % BITS_PER_LONG) {
+		__clear_bit(start++, map);
+		nbits--;
+	}
+	for (; nbits >= BITS_PER_LONG; nbits -= BITS_PER_LONG, start += BITS_PER_LONG)
+		map[BIT_WORD(start)] = 0;
 	while (nbits--)
 		__clear_bit(start++, map);
 }
@@ -42,22 +54,36 @@ void bitmap_fill(unsigned long *map, unsigned long nbits)
 	memset(map, 0xff, BITS_TO_LONGS(nbits) * sizeof(unsigned long));
 }
 
+/* Word at a time, like lib/find_bit.c; @invert looks for zero bits. */
+static unsigned long find_next(const unsigned long *addr, unsigned long size,
+			       unsigned long offset, unsigned long invert)
+{
+	unsigned long w;
+
+	if (offset >= size)
+		return size;
+	w = (addr[BIT_WORD(offset)] ^ invert) & (~0UL << (offset % BITS_PER_LONG));
+	offset -= offset % BITS_PER_LONG;
+	while (!w) {
+		offset += BITS_PER_LONG;
+		if (offset >= size)
+			return size;
+		w = addr[BIT_WORD(offset)] ^ invert;
+	}
+	offset += __builtin_ctzl(w);
+	return offset < size ? offset : size;
+}
+
 unsigned long find_next_bit(const unsigned long *addr, unsigned long size,
 			    unsigned long offset)
 {
-	for (; offset < size; offset++)
-		if (test_bit(offset, addr))
-			return offset;
-	return size;
+	return find_next(addr, size, offset, 0);
 }
 
 unsigned long find_next_zero_bit(const unsigned long *addr, unsigned long size,
 				 unsigned long offset)
 {
-	for (; offset < size; offset++)
-		if (!test_bit(offset, addr))
-			return offset;
-	return size;
+	return find_next(addr, size, offset, ~0UL);
 }
 
 unsigned long find_first_bit(const unsigned long *addr, unsigned long size)
