@@ -74,6 +74,8 @@ struct mask_sum {
 };
 
 #define MASK_SUM_LEAF_BITS	(MASK_SUM_LEAF_WORDS * BITS_PER_LONG)
+/* Words scanned directly at the start of a search, before the tree. */
+#define MASK_SUM_NEAR_WORDS	4
 
 /**
  * struct mask_pool - the pool of low memory
@@ -237,16 +239,73 @@ static void mask_sum_pull(unsigned long node, u32 span)
 	s[node].best = max3(l->best, r->best, l->suf + r->pre);
 }
 
-/* Bring the summary up to date after bits [@start, @start + @nr) changed. */
-static void mask_sum_update(unsigned long start, unsigned long nr)
+/* One past the last used bit in [@lo, @i), or @lo if there is none. */
+static unsigned long mask_used_before(unsigned long lo, unsigned long i)
+{
+	unsigned long w, base;
+
+	while (i > lo) {
+		base = (i - 1) & ~(BITS_PER_LONG - 1UL);
+		w = mask_pool.used[base / BITS_PER_LONG] & BITMAP_LAST_WORD_MASK(i);
+		if (base < lo)
+			w &= ~0UL << (lo - base);
+		if (w)
+			return base + __fls(w) + 1;
+		i = base;
+	}
+	return lo;
+}
+
+/*
+ * Bits [@a, @b) of leaf @leaf were just set (@set) or cleared.  Only the
+ * free run around them changes: [l, r) after a clear, or before a set.
+ * Its length decides whether the leaf's longest run can have changed; a
+ * full rescan is needed only when a set splits a run as long as @best.
+ */
+static void mask_sum_leaf_change(unsigned long leaf, unsigned long a,
+				 unsigned long b, bool set)
+{
+	struct mask_sum *s = &mask_pool.sum[mask_pool.sum_leaves + leaf];
+	unsigned long lo = leaf * MASK_SUM_LEAF_BITS;
+	unsigned long hi = min(lo + MASK_SUM_LEAF_BITS, mask_pool.nbits);
+	unsigned long l, r;
+
+	l = mask_used_before(lo, a);
+	r = find_next_bit(mask_pool.used, hi, b);
+	if (!set) {
+		if (l == lo)
+			s->pre = r - lo;
+		if (r == lo + MASK_SUM_LEAF_BITS)
+			s->suf = r - l;
+		s->best = max_t(u32, s->best, r - l);
+		return;
+	}
+	if (r - l == s->best) {
+		mask_sum_leaf(leaf);
+		return;
+	}
+	if (l == lo)
+		s->pre = a - lo;
+	if (r == lo + MASK_SUM_LEAF_BITS)
+		s->suf = r - b;
+}
+
+/*
+ * Bring the summary up to date after bits [@start, @start + @nr) were set
+ * (@set) or cleared.
+ */
+static void mask_sum_update(unsigned long start, unsigned long nr, bool set)
 {
 	unsigned long lo = start / MASK_SUM_LEAF_BITS;
 	unsigned long hi = (start + nr - 1) / MASK_SUM_LEAF_BITS;
-	unsigned long node;
+	unsigned long node, a, b;
 	u32 span = MASK_SUM_LEAF_BITS;
 
-	for (node = lo; node <= hi; node++)
-		mask_sum_leaf(node);
+	for (node = lo; node <= hi; node++) {
+		a = max(start, node * MASK_SUM_LEAF_BITS);
+		b = min(start + nr, (node + 1) * MASK_SUM_LEAF_BITS);
+		mask_sum_leaf_change(node, a, b, set);
+	}
 	lo = (lo + mask_pool.sum_leaves) / 2;
 	hi = (hi + mask_pool.sum_leaves) / 2;
 	for (; lo; lo /= 2, hi /= 2, span *= 2)
@@ -278,16 +337,35 @@ struct mask_sum_query {
 	unsigned long carry;
 };
 
-/* Scan bits [@i, @end) of the bitmap, word by word.  ULONG_MAX: no run. */
+/* Bits of @x (free bits as ones) that start a run of @nr ones in @x. */
+static unsigned long mask_run_starts(unsigned long x, unsigned long nr)
+{
+	unsigned long len = 1, step;
+
+	while (len < nr && x) {
+		step = min(len, nr - len);
+		x &= x >> step;
+		len += step;
+	}
+	return x;
+}
+
+/*
+ * Scan bits [@i, @end) of the bitmap a word at a time: a run that goes on
+ * from the carry, or one inside the word, or the word's free end becomes
+ * the carry.  ULONG_MAX: no run.
+ */
 static unsigned long mask_sum_scan(struct mask_sum_query *q, unsigned long i,
 				   unsigned long end)
 {
-	unsigned long w, n, f;
+	unsigned long w, n, f, x;
 
 	while (i < end) {
 		n = min(BITS_PER_LONG - i % BITS_PER_LONG, end - i);
 		w = mask_pool.used[i / BITS_PER_LONG] >> (i % BITS_PER_LONG);
-		f = w ? min(__ffs(w), n) : n;
+		if (n < BITS_PER_LONG)
+			w &= BITMAP_LAST_WORD_MASK(n);
+		f = w ? __ffs(w) : n;
 		if (q->carry + f >= q->nr)
 			return i - q->carry;
 		if (f == n) {
@@ -295,11 +373,16 @@ static unsigned long mask_sum_scan(struct mask_sum_query *q, unsigned long i,
 			i += n;
 			continue;
 		}
-		/* Skip the used bits that start at i + f. */
-		q->carry = 0;
-		w = ~(w >> f);
-		f += w ? __ffs(w) : BITS_PER_LONG;
-		i += min(f, n);
+		if (q->nr <= n) {
+			x = ~w;
+			if (n < BITS_PER_LONG)
+				x &= BITMAP_LAST_WORD_MASK(n);
+			x = mask_run_starts(x, q->nr);
+			if (x)
+				return i + __ffs(x);
+		}
+		q->carry = n - 1 - __fls(w);
+		i += n;
 	}
 	return ULONG_MAX;
 }
@@ -347,7 +430,16 @@ static unsigned long mask_sum_find(unsigned long size, unsigned long from,
 
 	if (from >= size || nr > size - from)
 		return size;
-	idx = mask_sum_walk(&q, 1, 0, mask_pool.sum_leaves * MASK_SUM_LEAF_BITS);
+	/*
+	 * Near the cursor the run is usually within a few words: look there
+	 * first, then walk the tree from where the scan stopped, with its
+	 * trailing free bits as the carry.
+	 */
+	q.from = min(size, round_up(from + 1, BITS_PER_LONG) +
+		     MASK_SUM_NEAR_WORDS * BITS_PER_LONG);
+	idx = mask_sum_scan(&q, from, q.from);
+	if (idx == ULONG_MAX && q.from < size)
+		idx = mask_sum_walk(&q, 1, 0, mask_pool.sum_leaves * MASK_SUM_LEAF_BITS);
 	return idx == ULONG_MAX ? size : idx;
 }
 
@@ -441,7 +533,7 @@ static unsigned long mask_pool_find(unsigned long nr, unsigned long end_pfn,
 
 	count_vm_events(MASK_BITMAP_SKIP, idx - from);
 	bitmap_set(mask_pool.used, idx, nr);
-	mask_sum_update(idx, nr);
+	mask_sum_update(idx, nr, true);
 	pfn = idx_to_pfn(idx + nr - 1);
 	__set_bit(pfn_to_idx(pfn), mask_pool.head);
 	mask_pool.free_pages -= nr;
@@ -785,7 +877,7 @@ void mask_pool_release(struct page *page, unsigned int nr_pages)
 	/* An allocation is fully back when its head goes and nothing follows. */
 	ended = test_bit(hi, mask_pool.head);
 	bitmap_clear(mask_pool.used, lo, nr_pages);
-	mask_sum_update(lo, nr_pages);
+	mask_sum_update(lo, nr_pages, false);
 	bitmap_clear(mask_pool.head, lo, nr_pages);
 	if (lo) {
 		after = lo - 1;

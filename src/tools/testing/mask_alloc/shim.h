@@ -283,6 +283,7 @@ static inline unsigned long roundup_pow_of_two(unsigned long n)
 }
 
 #define max3(a, b, c)	max(max(a, b), c)
+#define round_up(x, y)	((((x) - 1) | ((typeof(x))(y) - 1)) + 1)
 
 /* ---- struct page and the arena (harness.c) ---- */
 #define PG_reserved	0x1UL
