@@ -218,8 +218,8 @@ static void mask_sum_leaf(unsigned long leaf)
 			in_pre = false;
 		}
 		best = max(best, run);
-		/* A run inside one word has at most BITS_PER_LONG - 2 bits. */
-		if (best < BITS_PER_LONG - 2)
+		/* Only look inside the word if it has enough free bits there. */
+		if (__fls(w) - __ffs(w) + 1 - hweight_long(w) > best)
 			best = max_t(u32, best, mask_word_inner_run(w));
 		run = BITS_PER_LONG - 1 - __fls(w);
 	}

@@ -19,7 +19,8 @@
  *               memblock_free, accept_memory
  *  - sync:      spinlock, wait queue, jiffies, static key, atomic_long
  *  - vmstat:    count_vm_event(s) with the MASK_* events
- *  - bits:      __ffs, __fls, roundup_pow_of_two, BITMAP_LAST_WORD_MASK
+ *  - bits:      __ffs, __fls, hweight_long, roundup_pow_of_two, round_up,
+ *               BITMAP_LAST_WORD_MASK
  *  - misc:      kstrtoull, WARN_ON_ONCE, pr_*, debugfs/seq_file,
  *               early_param, late_initcall, zone_dma_limit
  */

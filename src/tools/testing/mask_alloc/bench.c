@@ -13,7 +13,7 @@
  * searches and updates its bitmap, so the comparison favours the linear
  * scan.  Each figure is the median of --runs runs.
  *
- *   ./bench [--sizes MiB,MiB,...] [--fills 50,90,99] [--runs N]
+ *   ./bench [--sizes MiB,MiB,...] [--fills 50,90,99] [--max-pages 64] [--runs N]
  *           [--seed S] [--json FILE]
  */
 #include <inttypes.h>
@@ -64,11 +64,14 @@ struct req {
 	u64 limit;
 };
 
+/* Request sizes: 1..max_pages pages. */
+static unsigned long max_pages = 64;
+
 static void next_req(struct req *r)
 {
 	u64 x = rnd();
 
-	r->nr = 1 + x % 64;
+	r->nr = 1 + x % max_pages;
 	r->limit = DMA_BIT_MASK(mask_bits[(x >> 8) % ARRAY_SIZE(mask_bits)]);
 }
 
@@ -220,8 +223,9 @@ static int bench_size(unsigned long mib, const unsigned int *fills, int nfills,
 			double t = median(ns[m], runs), n = median(ins[m], runs);
 
 			fprintf(out, "%s  {\"search\": \"%s\", \"pool_mib\": %lu, \"fill_pct\": %u, "
-				"\"ns_per_pair\": %.1f, \"instructions_per_pair\": ",
-				*first ? "" : ",\n", mode_name[m], mib, fills[f], t);
+				"\"max_pages\": %lu, \"ns_per_pair\": %.1f, \"instructions_per_pair\": ",
+				*first ? "" : ",\n", mode_name[m], mib, fills[f],
+				max_pages, t);
 			if (n < 0)
 				fprintf(out, "null");
 			else
@@ -268,6 +272,8 @@ int main(int argc, char **argv)
 			nfills = parse_list(argv[a + 1], tmp, MAX_FILLS);
 			for (i = 0; i < nfills; i++)
 				fills[i] = tmp[i];
+		} else if (!strcmp(argv[a], "--max-pages")) {
+			max_pages = strtoul(argv[a + 1], NULL, 0);
 		} else if (!strcmp(argv[a], "--runs")) {
 			runs = atoi(argv[a + 1]);
 		} else if (!strcmp(argv[a], "--seed")) {
@@ -278,14 +284,16 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	if (a < argc || nsizes <= 0 || nfills <= 0 || runs < 1 || runs > MAX_RUNS) {
-		fprintf(stderr, "usage: %s [--sizes MiB,...] [--fills pct,...] [--runs N] [--seed S] [--json FILE]\n",
+	if (a < argc || nsizes <= 0 || nfills <= 0 || runs < 1 || runs > MAX_RUNS ||
+	    !max_pages) {
+		fprintf(stderr, "usage: %s [--sizes MiB,...] [--fills pct,...] [--max-pages N] [--runs N] [--seed S] [--json FILE]\n",
 			argv[0]);
 		return 2;
 	}
 	if (!seed)
 		seed = ((u64)time(NULL) << 20) ^ getpid();
-	fprintf(stderr, "# bench: seed %" PRIu64 ", %d runs per figure\n", seed, runs);
+	fprintf(stderr, "# bench: seed %" PRIu64 ", %d runs per figure, 1-%lu pages\n",
+		seed, runs, max_pages);
 	out = json ? fopen(json, "w") : stdout;
 	if (!out) {
 		perror(json);

@@ -20,28 +20,48 @@ void __clear_bit(unsigned long nr, unsigned long *addr)
 	addr[BIT_WORD(nr)] &= ~BIT_MASK(nr);
 }
 
-void bitmap_set(unsigned long *map, unsigned long start, unsigned long nbits)
+/* Like lib/bitmap.c __bitmap_set()/__bitmap_clear(): masks, word by word. */
+#define BITMAP_FIRST_WORD_MASK(start) (~0UL << ((start) & (BITS_PER_LONG - 1)))
+#define BITMAP_LAST_MASK(nbits) (~0UL >> (-(nbits) & (BITS_PER_LONG - 1)))
+
+void bitmap_set(unsigned long *map, unsigned long start, unsigned long len)
 {
-	while (nbits && start % BITS_PER_LONG) {
-		__set_bit(start++, map);
-		nbits--;
+	unsigned long *p = map + BIT_WORD(start);
+	const unsigned long size = start + len;
+	int bits_to_set = BITS_PER_LONG - (start % BITS_PER_LONG);
+	unsigned long mask_to_set = BITMAP_FIRST_WORD_MASK(start);
+
+	while (len && len >= (unsigned long)bits_to_set) {
+		*p |= mask_to_set;
+		len -= bits_to_set;
+		bits_to_set = BITS_PER_LONG;
+		mask_to_set = ~0UL;
+		p++;
 	}
-	for (; nbits >= BITS_PER_LONG; nbits -= BITS_PER_LONG, start += BITS_PER_LONG)
-		map[BIT_WORD(start)] = ~0UL;
-	while (nbits--)
-		__set_bit(start++, map);
+	if (len) {
+		mask_to_set &= BITMAP_LAST_MASK(size);
+		*p |= mask_to_set;
+	}
 }
 
-void bitmap_clear(unsigned long *map, unsigned long start, unsigned long nbits)
+void bitmap_clear(unsigned long *map, unsigned long start, unsigned long len)
 {
-	while (nbits && start % BITS_PER_LONG) {
-		__clear_bit(start++, map);
-		nbits--;
+	unsigned long *p = map + BIT_WORD(start);
+	const unsigned long size = start + len;
+	int bits_to_clear = BITS_PER_LONG - (start % BITS_PER_LONG);
+	unsigned long mask_to_clear = BITMAP_FIRST_WORD_MASK(start);
+
+	while (len && len >= (unsigned long)bits_to_clear) {
+		*p &= ~mask_to_clear;
+		len -= bits_to_clear;
+		bits_to_clear = BITS_PER_LONG;
+		mask_to_clear = ~0UL;
+		p++;
 	}
-	for (; nbits >= BITS_PER_LONG; nbits -= BITS_PER_LONG, start += BITS_PER_LONG)
-		map[BIT_WORD(start)] = 0;
-	while (nbits--)
-		__clear_bit(start++, map);
+	if (len) {
+		mask_to_clear &= BITMAP_LAST_MASK(size);
+		*p &= ~mask_to_clear;
+	}
 }
 
 void bitmap_zero(unsigned long *map, unsigned long nbits)

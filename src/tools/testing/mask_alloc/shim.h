@@ -282,6 +282,11 @@ static inline unsigned long roundup_pow_of_two(unsigned long n)
 	return n <= 1 ? 1 : 1UL << (BITS_PER_LONG - __builtin_clzl(n - 1));
 }
 
+static inline unsigned int hweight_long(unsigned long w)
+{
+	return __builtin_popcountl(w);
+}
+
 #define max3(a, b, c)	max(max(a, b), c)
 #define round_up(x, y)	((((x) - 1) | ((typeof(x))(y) - 1)) + 1)
 
