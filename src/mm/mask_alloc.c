@@ -228,15 +228,24 @@ static void mask_sum_leaf(unsigned long leaf)
 	s->best = max(best, run);
 }
 
-/* Recompute node @node from its children, which span @span bits each. */
-static void mask_sum_pull(unsigned long node, u32 span)
+/*
+ * Recompute node @node from its children, which span @span bits each.
+ * Returns false if nothing changed.
+ */
+static bool mask_sum_pull(unsigned long node, u32 span)
 {
 	struct mask_sum *s = mask_pool.sum;
 	const struct mask_sum *l = &s[2 * node], *r = &s[2 * node + 1];
+	struct mask_sum n;
 
-	s[node].pre = l->pre == span ? span + r->pre : l->pre;
-	s[node].suf = r->suf == span ? span + l->suf : r->suf;
-	s[node].best = max3(l->best, r->best, l->suf + r->pre);
+	n.pre = l->pre == span ? span + r->pre : l->pre;
+	n.suf = r->suf == span ? span + l->suf : r->suf;
+	n.best = max3(l->best, r->best, l->suf + r->pre);
+	if (n.pre == s[node].pre && n.suf == s[node].suf &&
+	    n.best == s[node].best)
+		return false;
+	s[node] = n;
+	return true;
 }
 
 /* One past the last used bit in [@lo, @i), or @lo if there is none. */
@@ -299,18 +308,27 @@ static void mask_sum_update(unsigned long start, unsigned long nr, bool set)
 	unsigned long lo = start / MASK_SUM_LEAF_BITS;
 	unsigned long hi = (start + nr - 1) / MASK_SUM_LEAF_BITS;
 	unsigned long node, a, b;
+	struct mask_sum old, *s;
 	u32 span = MASK_SUM_LEAF_BITS;
+	bool changed = false;
 
 	for (node = lo; node <= hi; node++) {
 		a = max(start, node * MASK_SUM_LEAF_BITS);
 		b = min(start + nr, (node + 1) * MASK_SUM_LEAF_BITS);
+		s = &mask_pool.sum[mask_pool.sum_leaves + node];
+		old = *s;
 		mask_sum_leaf_change(node, a, b, set);
+		changed |= old.pre != s->pre || old.suf != s->suf ||
+			   old.best != s->best;
 	}
+	/* Go up while something changes; one path once the range is a node. */
 	lo = (lo + mask_pool.sum_leaves) / 2;
 	hi = (hi + mask_pool.sum_leaves) / 2;
-	for (; lo; lo /= 2, hi /= 2, span *= 2)
+	for (; lo && changed; lo /= 2, hi /= 2, span *= 2) {
+		changed = false;
 		for (node = lo; node <= hi; node++)
-			mask_sum_pull(node, span);
+			changed |= mask_sum_pull(node, span);
+	}
 }
 
 /* Build the whole summary from the bitmap. */
