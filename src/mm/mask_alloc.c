@@ -1055,11 +1055,11 @@ EXPORT_SYMBOL_GPL(mask_pool_free_bounce);
  * mask_pool_get_stats - snapshot of the pool state
  * @st: filled in
  *
- * Context: Any context; takes the pool lock and scans the bitmap.
+ * Context: Any context; takes the pool lock.
  */
 void mask_pool_get_stats(struct mask_pool_stats *st)
 {
-	unsigned long flags, size = mask_pool.nbits, idx, end = 0, best = 0;
+	unsigned long flags, size = mask_pool.nbits, best;
 
 	*st = (struct mask_pool_stats){ };
 	st->misuse = atomic_long_read(&mask_pool.misuse);
@@ -1071,11 +1071,8 @@ void mask_pool_get_stats(struct mask_pool_stats *st)
 	spin_lock_irqsave(&mask_pool.lock, flags);
 	st->pool_pages = mask_pool.pool_pages;
 	st->free_pages = mask_pool.free_pages;
-	for (idx = find_first_zero_bit(mask_pool.used, size); idx < size;
-	     idx = find_next_zero_bit(mask_pool.used, size, end)) {
-		end = find_next_bit(mask_pool.used, size, idx);
-		best = max(best, end - idx);
-	}
+	/* The root of the search summary holds the longest free run. */
+	best = mask_pool.sum[1].best;
 	spin_unlock_irqrestore(&mask_pool.lock, flags);
 
 	/* @owned is read-only after boot. */
