@@ -212,6 +212,11 @@ static void mask_sum_leaf(unsigned long leaf)
 			run += BITS_PER_LONG;
 			continue;
 		}
+		if (w == ~0UL && !in_pre) {
+			best = max(best, run);
+			run = 0;
+			continue;
+		}
 		run += __ffs(w);
 		if (in_pre) {
 			pre = run;
@@ -383,6 +388,12 @@ static unsigned long mask_sum_scan(struct mask_sum_query *q, unsigned long i,
 		w = mask_pool.used[i / BITS_PER_LONG] >> (i % BITS_PER_LONG);
 		if (n < BITS_PER_LONG)
 			w &= BITMAP_LAST_WORD_MASK(n);
+		if (w == BITMAP_LAST_WORD_MASK(n)) {
+			/* All used: the common case in a full pool. */
+			q->carry = 0;
+			i += n;
+			continue;
+		}
 		f = w ? __ffs(w) : n;
 		if (q->carry + f >= q->nr)
 			return i - q->carry;

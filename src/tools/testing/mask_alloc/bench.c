@@ -203,6 +203,7 @@ static int bench_size(unsigned long mib, const unsigned int *fills, int nfills,
 		allocs[nallocs++] = (struct alloc){ p, q.nr };
 		used += q.nr;
 	}
+	/* Fullest first: each level is reached by freeing more. */
 	for (f = 0; f < nfills; f++) {
 		double ns[NR_MODES][MAX_RUNS], ins[NR_MODES][MAX_RUNS];
 		int r, m;
@@ -290,6 +291,13 @@ int main(int argc, char **argv)
 			argv[0]);
 		return 2;
 	}
+	for (a = 1; a < nfills; a++)
+		for (i = a; i > 0 && fills[i] > fills[i - 1]; i--) {
+			unsigned int t = fills[i];
+
+			fills[i] = fills[i - 1];
+			fills[i - 1] = t;
+		}
 	if (!seed)
 		seed = ((u64)time(NULL) << 20) ^ getpid();
 	fprintf(stderr, "# bench: seed %" PRIu64 ", %d runs per figure, 1-%lu pages\n",
