@@ -73,33 +73,43 @@ def main():
                    "results": rows}, f, indent=1)
         f.write("\n")
 
-    # Plot: ns per pair against pool size, one line per search, fill and size mix.
+    # Plot: ns per pair against pool size; one panel per size mix, colour
+    # by fill level, solid for the summary and dashed for the linear scan.
+    colours = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e"]
     with tempfile.TemporaryDirectory() as tmp:
-        plots = []
+        gp = [
+            "set terminal pngcairo size 1400,650",
+            "set output '%s'" % a.png,
+            "set multiplot layout 1,%d title 'mask pool search: allocate+free pair "
+            "(pool side) vs pool size, median ns'" % len(maxes),
+            "set logscale xy",
+            "set xlabel 'pool size (MiB)'",
+            "set ylabel 'ns per pair'",
+            "set xtics (%s)" % ", ".join("'%d' %d" % (m, m) for m in sizes),
+            "set yrange [10:20000]",
+            "set key top left",
+            "set grid",
+        ]
         for mp in maxes:
+            plots = []
             for s in ("summary", "linear"):
-                for fill in fills:
+                for k, fill in enumerate(fills):
                     path = os.path.join(tmp, "%s-%d-%d.dat" % (s, mp, fill))
                     with open(path, "w") as f:
                         for mib in sizes:
                             v = ns(mp, mib, fill, s)
                             if v is not None:
                                 f.write("%d %f\n" % (mib, v))
-                    plots.append("'%s' using 1:2 with linespoints dt %d lw 2 title '%s, %d%%, 1-%d pages'"
-                                 % (path, 1 if s == "summary" else 2, s, fill, mp))
-        gp = "\n".join([
-            "set terminal pngcairo size 1100,700",
-            "set output '%s'" % a.png,
-            "set title 'mask pool search: allocate+free pair (pool side) vs pool size'",
-            "set logscale xy",
-            "set xlabel 'pool size (MiB)'",
-            "set ylabel 'ns per pair (median)'",
-            "set xtics (%s)" % ", ".join("'%d' %d" % (m, m) for m in sizes),
-            "set key outside right",
-            "set grid",
-            "plot " + ", ".join(plots),
-        ])
-        r = subprocess.run(["gnuplot"], input=gp, text=True, capture_output=True)
+                    plots.append("'%s' using 1:2 with linespoints lc rgb '%s' dt %d "
+                                 "pt %d lw 2 title '%s, %d%% full'"
+                                 % (path, colours[k % len(colours)],
+                                    1 if s == "summary" else 2,
+                                    7 if s == "summary" else 4, s, fill))
+            gp.append("set title 'requests of 1-%d pages'" % mp)
+            gp.append("plot " + ", ".join(plots))
+        gp.append("unset multiplot")
+        r = subprocess.run(["gnuplot"], input="\n".join(gp), text=True,
+                           capture_output=True)
         if r.returncode:
             sys.stderr.write(r.stderr)
             return 1
