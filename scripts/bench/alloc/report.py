@@ -37,17 +37,19 @@ def main():
     fills = sorted({r["fill_pct"] for r in rows})
     maxes = sorted({r["max_pages"] for r in rows})
     print("alloc: pool side of an allocate+free pair, ns (median), seed %s" % meta["seed"])
-    print("%-6s %8s %5s %10s %10s %8s %12s" %
-          ("pages", "pool", "fill", "summary", "linear", "speedup", "summary_api"))
+    print("%-6s %8s %5s %10s %10s %8s %14s %12s" %
+          ("pages", "pool", "fill", "summary", "linear", "speedup", "linear_kernel",
+           "summary_api"))
     for mp in maxes:
         for mib in sizes:
             for fill in fills:
                 s, l, api = ns(mp, mib, fill, "summary"), ns(mp, mib, fill, "linear"), \
                     ns(mp, mib, fill, "summary_api")
+                lk = ns(mp, mib, fill, "linear_kernel") or 0
                 if s is None:
                     continue
-                print("1-%-4d %6dM %4d%% %10.1f %10.1f %7.1fx %12.1f" %
-                      (mp, mib, fill, s, l, l / s, api))
+                print("1-%-4d %6dM %4d%% %10.1f %10.1f %7.1fx %14.1f %12.1f" %
+                      (mp, mib, fill, s, l, l / s, lk, api))
 
     goals = []
     for mp in maxes:

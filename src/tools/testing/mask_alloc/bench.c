@@ -98,8 +98,40 @@ static unsigned long ralloc(const struct req *q)
 	return ref_find(&ref, q->nr, end, 0, 0, ~0UL);
 }
 
-enum mode { M_SUMMARY, M_LINEAR, M_API, NR_MODES };
-static const char *const mode_name[NR_MODES] = { "summary", "linear", "summary_api" };
+enum mode { M_SUMMARY, M_LINEAR, M_LINEAR_K, M_API, NR_MODES };
+static const char *const mode_name[NR_MODES] = {
+	"summary", "linear", "linear_kernel", "summary_api"
+};
+
+/* Head bits of the reference, for M_LINEAR_K. */
+static unsigned long *ref_head;
+static volatile bool sink;
+
+/*
+ * The seed's pool side around its linear search: what mask_pool_find()
+ * and mask_pool_release() do besides searching and updating the summary
+ * (head bit, the release's owned/used checks, head handover test).  The
+ * reference has no owned bitmap; the used bitmap stands in for it.
+ */
+static void linear_kernel_pair(const struct req *q)
+{
+	unsigned long pfn = ralloc(q), lo, hi;
+
+	if (pfn == REF_NO_PFN)
+		return;
+	lo = ref.max_pfn - (pfn + q->nr - 1);
+	hi = ref.max_pfn - pfn;
+	__set_bit(hi, ref_head);
+	if (find_next_zero_bit(ref.used, hi + 1, lo) <= hi ||
+	    find_next_zero_bit(ref.used, hi + 1, lo) <= hi)
+		abort();
+	sink = test_bit(hi, ref_head);
+	bitmap_clear(ref.used, lo, q->nr);
+	bitmap_clear(ref_head, lo, q->nr);
+	if (lo)
+		sink = test_bit(lo - 1, ref.used) && test_bit(lo - 1, ref.used) &&
+		       !test_bit(lo - 1, ref_head);
+}
 
 static void pair(enum mode m, const struct req *q)
 {
@@ -118,6 +150,9 @@ static void pair(enum mode m, const struct req *q)
 		pfn = ralloc(q);
 		if (pfn != REF_NO_PFN)
 			ref_release(&ref, pfn, q->nr);
+		break;
+	case M_LINEAR_K:
+		linear_kernel_pair(q);
 		break;
 	default:
 		p = kalloc(q);
@@ -182,6 +217,7 @@ static int bench_size(unsigned long mib, const unsigned int *fills, int nfills,
 		return 1;
 	}
 	pages = ref.pool_pages;
+	ref_head = calloc(BITS_TO_LONGS(ref.nbits) + 1, sizeof(unsigned long));
 	cap = pages;
 	allocs = malloc(cap * sizeof(*allocs));
 	rng = seed ^ mib;
@@ -233,7 +269,7 @@ static int bench_size(unsigned long mib, const unsigned int *fills, int nfills,
 				fprintf(out, "%.0f", n);
 			fprintf(out, ", \"runs\": %d}", runs);
 			*first = false;
-			fprintf(stderr, "  %5lu MiB %2u%% %-12s %10.1f ns/pair\n",
+			fprintf(stderr, "  %5lu MiB %2u%% %-14s %10.1f ns/pair\n",
 				mib, fills[f], mode_name[m], t);
 		}
 	}
