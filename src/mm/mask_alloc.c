@@ -66,6 +66,13 @@
  * longest free run (@best).  Bits past the end of the bitmap count as
  * used.  "First free run of n bits at or after an index" walks the tree in
  * O(log(leaves)) and scans at most three leaves.
+ *
+ * @pre and @suf are always exact.  @best is exact or too high, never too
+ * low, so a node whose @best is below the request can be skipped: an
+ * allocation only lowers @pre and @suf (O(1), no bitmap access) and marks
+ * its leaves stale, since it may have split their longest run.  A search
+ * that scans a stale leaf in full without finding its run recomputes the
+ * leaf, and mask_pool_get_stats() recomputes all stale leaves.
  */
 struct mask_sum {
 	u32 pre;
@@ -75,7 +82,9 @@ struct mask_sum {
 
 #define MASK_SUM_LEAF_BITS	(MASK_SUM_LEAF_WORDS * BITS_PER_LONG)
 /* Words scanned directly at the start of a search, before the tree. */
+#ifndef MASK_SUM_NEAR_WORDS
 #define MASK_SUM_NEAR_WORDS	4
+#endif
 
 /**
  * struct mask_pool - the pool of low memory
@@ -90,6 +99,7 @@ struct mask_sum {
  * @nbits:	number of bits in each bitmap (@max_pfn - @base_pfn + 1).
  * @cursor:	bit index where the next search may start.
  * @sum:	search summary over @used, see struct mask_sum.
+ * @sum_stale:	bit set if the leaf's @best may be too high, see struct mask_sum.
  * @sum_leaves:	number of leaves of @sum (a power of two).
  * @pool_pages:	pages owned by the pool.  Written at boot only.
  * @free_pages:	pages currently free.
@@ -104,6 +114,7 @@ struct mask_pool {
 	unsigned long *used;
 	unsigned long *head;
 	struct mask_sum *sum;
+	unsigned long *sum_stale;
 	unsigned long sum_leaves;
 	unsigned long base_pfn;
 	unsigned long max_pfn;
@@ -176,61 +187,28 @@ static void mask_misuse(void)
 	atomic_long_inc(&mask_pool.misuse);
 }
 
-/* Longest run of zero bits of @w between its lowest and highest set bit. */
-static unsigned int mask_word_inner_run(unsigned long w)
-{
-	unsigned long x = ~w;
-	unsigned int n = 0;
-
-	/* Keep the free bits above the lowest and below the highest set bit. */
-	x &= ~((w & -w) - 1);
-	x &= (1UL << __fls(w)) - 1;
-	while (x) {
-		x &= x << 1;
-		n++;
-	}
-	return n;
-}
-
-/* Recompute leaf @leaf of the summary from the bitmap. */
+/* Recompute leaf @leaf of the summary from the bitmap, one free run at a time. */
 static void mask_sum_leaf(unsigned long leaf)
 {
 	struct mask_sum *s = &mask_pool.sum[mask_pool.sum_leaves + leaf];
-	unsigned long nwords = BITS_TO_LONGS(mask_pool.nbits);
-	unsigned long i = leaf * MASK_SUM_LEAF_WORDS, end, w;
-	u32 run = 0, pre = 0, best = 0;
-	bool in_pre = true;
+	unsigned long lo = leaf * MASK_SUM_LEAF_BITS;
+	unsigned long end = lo + MASK_SUM_LEAF_BITS;
+	unsigned long hi = min(end, mask_pool.nbits), i, e;
+	u32 best = 0;
 
-	for (end = i + MASK_SUM_LEAF_WORDS; i < end; i++) {
-		if (i >= nwords)
-			w = ~0UL;
-		else if (i == nwords - 1)
-			w = mask_pool.used[i] | ~BITMAP_LAST_WORD_MASK(mask_pool.nbits);
-		else
-			w = mask_pool.used[i];
-		if (!w) {
-			run += BITS_PER_LONG;
-			continue;
-		}
-		if (w == ~0UL && !in_pre) {
-			best = max(best, run);
-			run = 0;
-			continue;
-		}
-		run += __ffs(w);
-		if (in_pre) {
-			pre = run;
-			in_pre = false;
-		}
-		best = max(best, run);
-		/* Only look inside the word if it has enough free bits there. */
-		if (__fls(w) - __ffs(w) + 1 - hweight_long(w) > best)
-			best = max_t(u32, best, mask_word_inner_run(w));
-		run = BITS_PER_LONG - 1 - __fls(w);
+	s->pre = 0;
+	s->suf = 0;
+	for (i = find_next_zero_bit(mask_pool.used, hi, lo); i < hi;
+	     i = find_next_zero_bit(mask_pool.used, hi, e)) {
+		e = find_next_bit(mask_pool.used, hi, i);
+		best = max_t(u32, best, e - i);
+		if (i == lo)
+			s->pre = e - lo;
+		/* Bits past the end of the bitmap count as used. */
+		if (e == end)
+			s->suf = e - i;
 	}
-	s->pre = in_pre ? run : pre;
-	s->suf = run;
-	s->best = max(best, run);
+	s->best = best;
 }
 
 /*
@@ -271,37 +249,55 @@ static unsigned long mask_used_before(unsigned long lo, unsigned long i)
 }
 
 /*
- * Bits [@a, @b) of leaf @leaf were just set (@set) or cleared.  Only the
- * free run around them changes: [l, r) after a clear, or before a set.
- * Its length decides whether the leaf's longest run can have changed; a
- * full rescan is needed only when a set splits a run as long as @best.
+ * Bits [@a, @b) of leaf @leaf were just set (@set) or cleared.  A set
+ * shortens the free prefix or suffix if it is in one; a clear extends the
+ * free run around [@a, @b), found from the bitmap, and can only make
+ * @best longer.
  */
 static void mask_sum_leaf_change(unsigned long leaf, unsigned long a,
 				 unsigned long b, bool set)
 {
 	struct mask_sum *s = &mask_pool.sum[mask_pool.sum_leaves + leaf];
 	unsigned long lo = leaf * MASK_SUM_LEAF_BITS;
-	unsigned long hi = min(lo + MASK_SUM_LEAF_BITS, mask_pool.nbits);
+	unsigned long end = lo + MASK_SUM_LEAF_BITS;
 	unsigned long l, r;
 
+	if (set) {
+		if (a - lo < s->pre)
+			s->pre = a - lo;
+		if (end - b < s->suf)
+			s->suf = end - b;
+		/* It may have split a longest run: @best may now be too high. */
+		__set_bit(leaf, mask_pool.sum_stale);
+		return;
+	}
+	/* The free run around [a, b) now. */
 	l = mask_used_before(lo, a);
-	r = find_next_bit(mask_pool.used, hi, b);
-	if (!set) {
-		if (l == lo)
-			s->pre = r - lo;
-		if (r == lo + MASK_SUM_LEAF_BITS)
-			s->suf = r - l;
-		s->best = max_t(u32, s->best, r - l);
-		return;
-	}
-	if (r - l == s->best) {
-		mask_sum_leaf(leaf);
-		return;
-	}
+	r = find_next_bit(mask_pool.used, min(end, mask_pool.nbits), b);
 	if (l == lo)
-		s->pre = a - lo;
-	if (r == lo + MASK_SUM_LEAF_BITS)
-		s->suf = r - b;
+		s->pre = r - lo;
+	if (r == end)
+		s->suf = r - l;
+	s->best = max_t(u32, s->best, r - l);
+}
+
+/* Recompute the summary's path above leaf @leaf, while something changes. */
+static void mask_sum_pull_path(unsigned long leaf)
+{
+	unsigned long node = (mask_pool.sum_leaves + leaf) / 2;
+	u32 span = MASK_SUM_LEAF_BITS;
+
+	for (; node && mask_sum_pull(node, span); node /= 2)
+		span *= 2;
+}
+
+/* Make leaf @leaf exact again if it is stale. */
+static void mask_sum_tighten(unsigned long leaf)
+{
+	if (!__test_and_clear_bit(leaf, mask_pool.sum_stale))
+		return;
+	mask_sum_leaf(leaf);
+	mask_sum_pull_path(leaf);
 }
 
 /*
@@ -342,6 +338,7 @@ static void mask_sum_build(void)
 	unsigned long node, lo;
 	u32 span = MASK_SUM_LEAF_BITS;
 
+	bitmap_zero(mask_pool.sum_stale, mask_pool.sum_leaves);
 	for (node = 0; node < mask_pool.sum_leaves; node++)
 		mask_sum_leaf(node);
 	for (lo = mask_pool.sum_leaves / 2; lo; lo /= 2, span *= 2)
@@ -360,58 +357,32 @@ struct mask_sum_query {
 	unsigned long carry;
 };
 
-/* Bits of @x (free bits as ones) that start a run of @nr ones in @x. */
-static unsigned long mask_run_starts(unsigned long x, unsigned long nr)
-{
-	unsigned long len = 1, step;
-
-	while (len < nr && x) {
-		step = min(len, nr - len);
-		x &= x >> step;
-		len += step;
-	}
-	return x;
-}
-
 /*
- * Scan bits [@i, @end) of the bitmap a word at a time: a run that goes on
- * from the carry, or one inside the word, or the word's free end becomes
- * the carry.  ULONG_MAX: no run.
+ * Scan bits [@i, @end) of the bitmap one free run at a time, as
+ * bitmap_find_next_zero_area() does: the first run that, with the carry
+ * before it, is long enough; or the free end of the range becomes the
+ * carry.  ULONG_MAX: no run.
  */
 static unsigned long mask_sum_scan(struct mask_sum_query *q, unsigned long i,
 				   unsigned long end)
 {
-	unsigned long w, n, f, x;
+	unsigned long e;
 
 	while (i < end) {
-		n = min(BITS_PER_LONG - i % BITS_PER_LONG, end - i);
-		w = mask_pool.used[i / BITS_PER_LONG] >> (i % BITS_PER_LONG);
-		if (n < BITS_PER_LONG)
-			w &= BITMAP_LAST_WORD_MASK(n);
-		if (w == BITMAP_LAST_WORD_MASK(n)) {
-			/* All used: the common case in a full pool. */
-			q->carry = 0;
-			i += n;
-			continue;
+		if (!q->carry) {
+			i = find_next_zero_bit(mask_pool.used, end, i);
+			if (i >= end)
+				break;
 		}
-		f = w ? __ffs(w) : n;
-		if (q->carry + f >= q->nr)
+		e = find_next_bit(mask_pool.used, end, i);
+		if (q->carry + (e - i) >= q->nr)
 			return i - q->carry;
-		if (f == n) {
-			q->carry += n;
-			i += n;
-			continue;
+		if (e >= end) {
+			q->carry += e - i;
+			return ULONG_MAX;
 		}
-		if (q->nr <= n) {
-			x = ~w;
-			if (n < BITS_PER_LONG)
-				x &= BITMAP_LAST_WORD_MASK(n);
-			x = mask_run_starts(x, q->nr);
-			if (x)
-				return i + __ffs(x);
-		}
-		q->carry = n - 1 - __fls(w);
-		i += n;
+		q->carry = 0;
+		i = e + 1;
 	}
 	return ULONG_MAX;
 }
@@ -438,8 +409,14 @@ static unsigned long mask_sum_walk(struct mask_sum_query *q, unsigned long node,
 			return ULONG_MAX;
 		}
 	}
-	if (span == MASK_SUM_LEAF_BITS)
-		return mask_sum_scan(q, max(lo, q->from), min(hi, q->size));
+	if (span == MASK_SUM_LEAF_BITS) {
+		idx = mask_sum_scan(q, max(lo, q->from), min(hi, q->size));
+		/* A whole leaf without the run that @best promised: stale. */
+		if (idx == ULONG_MAX && lo >= q->from &&
+		    min(hi, mask_pool.nbits) <= q->size)
+			mask_sum_tighten(lo / MASK_SUM_LEAF_BITS);
+		return idx;
+	}
 	span /= 2;
 	idx = mask_sum_walk(q, 2 * node, lo, span);
 	if (idx != ULONG_MAX)
@@ -1070,7 +1047,7 @@ EXPORT_SYMBOL_GPL(mask_pool_free_bounce);
  */
 void mask_pool_get_stats(struct mask_pool_stats *st)
 {
-	unsigned long flags, size = mask_pool.nbits, best;
+	unsigned long flags, size = mask_pool.nbits, best, leaf;
 
 	*st = (struct mask_pool_stats){ };
 	st->misuse = atomic_long_read(&mask_pool.misuse);
@@ -1083,6 +1060,8 @@ void mask_pool_get_stats(struct mask_pool_stats *st)
 	st->pool_pages = mask_pool.pool_pages;
 	st->free_pages = mask_pool.free_pages;
 	/* The root of the search summary holds the longest free run. */
+	for_each_set_bit(leaf, mask_pool.sum_stale, mask_pool.sum_leaves)
+		mask_sum_tighten(leaf);
 	best = mask_pool.sum[1].best;
 	spin_unlock_irqrestore(&mask_pool.lock, flags);
 
@@ -1284,7 +1263,8 @@ static void __init mask_pool_setup_bitmaps(void)
 	nbits = top - base;
 	bytes = BITS_TO_LONGS(nbits) * sizeof(unsigned long);
 	leaves = roundup_pow_of_two(DIV_ROUND_UP(nbits, MASK_SUM_LEAF_BITS));
-	total = 3 * bytes + 2 * leaves * sizeof(struct mask_sum);
+	total = 3 * bytes + 2 * leaves * sizeof(struct mask_sum) +
+		BITS_TO_LONGS(leaves) * sizeof(unsigned long);
 	if (total > mask_meta_bytes) {
 		if (mask_meta_bytes)
 			memblock_free(mask_pool.owned, mask_meta_bytes);
@@ -1308,6 +1288,7 @@ static void __init mask_pool_setup_bitmaps(void)
 	mask_pool.used = mem + bytes;
 	mask_pool.head = mem + 2 * bytes;
 	mask_pool.sum = mem + 3 * bytes;
+	mask_pool.sum_stale = (void *)(mask_pool.sum + 2 * leaves);
 	mask_pool.sum_leaves = leaves;
 	mask_pool.base_pfn = base;
 	mask_pool.max_pfn = top - 1;

@@ -22,6 +22,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#endif
 
 #include "harness.h"
 #include "ref.h"
@@ -57,7 +60,12 @@ int perf_open(void);
 void perf_start(void);
 long long perf_stop(void);
 
-static const unsigned int mask_bits[] = { 24, 28, 30, 31, 32 };
+/*
+ * The issue's masks.  The widest is widened to reach the top of pools
+ * above 4 GB (the harness's 8 GiB pool): otherwise nothing could ever be
+ * allocated above 4 GB, and the upper half of that pool would drain.
+ */
+static unsigned int mask_bits[] = { 24, 28, 30, 31, 32 };
 
 struct req {
 	unsigned long nr;
@@ -75,115 +83,197 @@ static void next_req(struct req *r)
 	r->limit = DMA_BIT_MASK(mask_bits[(x >> 8) % ARRAY_SIZE(mask_bits)]);
 }
 
+/* A live allocation: the same list in every mode, by construction. */
 struct alloc {
-	struct page *page;
+	unsigned long pfn;
 	unsigned long nr;
 };
 
-static struct ref_pool ref;
+enum mode { M_SUMMARY, M_LINEAR, M_LINEAR_K, NR_MODES };
+static const char *const mode_name[NR_MODES] = {
+	"summary", "linear", "linear_kernel"
+};
 
-static struct page *kalloc(const struct req *q)
-{
-	struct page *p = mask_pool_alloc_bounce(q->nr, q->limit, 0, 0, ~0UL);
+/*
+ * Each mode has its own pool: M_SUMMARY the kernel's (mask_pool), the
+ * other two a reference pool each, so that all three can run the same
+ * operations from the same state.
+ */
+static struct ref_pool ref[NR_MODES];
+static unsigned long *ref_head;		/* head bits of ref[M_LINEAR_K] */
+static struct alloc *live[NR_MODES];
+static unsigned long nlive[NR_MODES], used[NR_MODES], pool_pages, target;
+static volatile bool sink;
 
-	return IS_ERR(p) ? NULL : p;
-}
-
-static unsigned long ralloc(const struct req *q)
+static unsigned long ralloc(struct ref_pool *r, const struct req *q)
 {
 	unsigned long end = (q->limit >> PAGE_SHIFT) + 1;
 
-	if (q->nr > min(end, ref.max_pfn + 1) - ref.base_pfn)
+	if (q->nr > min(end, r->max_pfn + 1) - r->base_pfn)
 		return REF_NO_PFN;
-	return ref_find(&ref, q->nr, end, 0, 0, ~0UL);
+	return ref_find(r, q->nr, end, 0, 0, ~0UL);
 }
 
-enum mode { M_SUMMARY, M_LINEAR, M_LINEAR_K, M_API, NR_MODES };
-static const char *const mode_name[NR_MODES] = {
-	"summary", "linear", "linear_kernel", "summary_api"
-};
+/* The kernel pool: its search and its release, without the page hooks. */
+static __attribute__((noinline)) unsigned long kalloc(const struct req *q)
+{
+	unsigned long pfn, flags, end = (q->limit >> PAGE_SHIFT) + 1;
 
-/* Head bits of the reference, for M_LINEAR_K. */
-static unsigned long *ref_head;
-static volatile bool sink;
+	if (q->nr > min(end, mask_pool.max_pfn + 1) - mask_pool.base_pfn)
+		return REF_NO_PFN;
+	spin_lock_irqsave(&mask_pool.lock, flags);
+	pfn = mask_pool_find(q->nr, end, 0, 0, ~0UL);
+	spin_unlock_irqrestore(&mask_pool.lock, flags);
+	return pfn == MASK_NO_PFN ? REF_NO_PFN : pfn;
+}
 
 /*
- * The seed's pool side around its linear search: what mask_pool_find()
- * and mask_pool_release() do besides searching and updating the summary
- * (head bit, the release's owned/used checks, head handover test).  The
- * reference has no owned bitmap; the used bitmap stands in for it.
+ * The linear scan with the rest of the pool's bookkeeping, as the seed's
+ * kernel would do it: the head bit, the release's used checks (twice, as
+ * the release checks the owned and the used bitmap), the head handover.
  */
-static void linear_kernel_pair(const struct req *q)
+static unsigned long lk_alloc(const struct req *q)
 {
-	unsigned long pfn = ralloc(q), lo, hi;
+	unsigned long pfn = ralloc(&ref[M_LINEAR_K], q);
 
-	if (pfn == REF_NO_PFN)
-		return;
-	lo = ref.max_pfn - (pfn + q->nr - 1);
-	hi = ref.max_pfn - pfn;
-	__set_bit(hi, ref_head);
-	if (find_next_zero_bit(ref.used, hi + 1, lo) <= hi ||
-	    find_next_zero_bit(ref.used, hi + 1, lo) <= hi)
+	if (pfn != REF_NO_PFN)
+		__set_bit(ref[M_LINEAR_K].max_pfn - pfn, ref_head);
+	return pfn;
+}
+
+static void lk_free(unsigned long pfn, unsigned long nr)
+{
+	struct ref_pool *r = &ref[M_LINEAR_K];
+	unsigned long lo = r->max_pfn - (pfn + nr - 1), hi = r->max_pfn - pfn;
+
+	if (find_next_zero_bit(r->used, hi + 1, lo) <= hi ||
+	    find_next_zero_bit(r->used, hi + 1, lo) <= hi)
 		abort();
 	sink = test_bit(hi, ref_head);
-	bitmap_clear(ref.used, lo, q->nr);
-	bitmap_clear(ref_head, lo, q->nr);
+	bitmap_clear(r->used, lo, nr);
+	bitmap_clear(ref_head, lo, nr);
 	if (lo)
-		sink = test_bit(lo - 1, ref.used) && test_bit(lo - 1, ref.used) &&
+		sink = test_bit(lo - 1, r->used) && test_bit(lo - 1, r->used) &&
 		       !test_bit(lo - 1, ref_head);
 }
 
-static void pair(enum mode m, const struct req *q)
+static unsigned long do_alloc(enum mode m, const struct req *q)
 {
-	unsigned long pfn, flags;
-	struct page *p;
-
 	switch (m) {
 	case M_SUMMARY:
-		spin_lock_irqsave(&mask_pool.lock, flags);
-		pfn = mask_pool_find(q->nr, (q->limit >> PAGE_SHIFT) + 1, 0, 0, ~0UL);
-		spin_unlock_irqrestore(&mask_pool.lock, flags);
-		if (pfn != MASK_NO_PFN)
-			mask_pool_release(pfn_to_page(pfn), q->nr);
+		return kalloc(q);
+	case M_LINEAR:
+		return ralloc(&ref[M_LINEAR], q);
+	default:
+		return lk_alloc(q);
+	}
+}
+
+static void do_free(enum mode m, unsigned long pfn, unsigned long nr)
+{
+	switch (m) {
+	case M_SUMMARY:
+		mask_pool_release(pfn_to_page(pfn), nr);
 		break;
 	case M_LINEAR:
-		pfn = ralloc(q);
-		if (pfn != REF_NO_PFN)
-			ref_release(&ref, pfn, q->nr);
-		break;
-	case M_LINEAR_K:
-		linear_kernel_pair(q);
+		ref_release(&ref[M_LINEAR], pfn, nr);
 		break;
 	default:
-		p = kalloc(q);
-		if (p)
-			mask_pool_free_bounce(p, q->nr);
+		lk_free(pfn, nr);
 		break;
 	}
 }
 
-/* ns per pair (and instructions per pair) of one timed run. */
-static double run_pairs(enum mode m, u64 seed, double *instr)
+/*
+ * One operation of the steady state: allocate a random request, then
+ * free random live allocations until the fill level is reached again.
+ * Whether the allocation succeeds and which run is freed depend only on
+ * the random stream and on the placement, which is the same in every mode.
+ */
+static inline void churn_op(enum mode m)
 {
-	unsigned long pairs = 0;
 	struct req q;
-	long long ins;
+	unsigned long pfn, j;
+
+	next_req(&q);
+	pfn = do_alloc(m, &q);
+	if (pfn != REF_NO_PFN) {
+		live[m][nlive[m]++] = (struct alloc){ pfn, q.nr };
+		used[m] += q.nr;
+	}
+	while (used[m] > target) {
+		j = rnd() % nlive[m];
+		do_free(m, live[m][j].pfn, live[m][j].nr);
+		used[m] -= live[m][j].nr;
+		live[m][j] = live[m][--nlive[m]];
+	}
+}
+
+/* The timed loops, one function per mode (callgrind's labels). */
+static __attribute__((noinline)) void churn_summary(unsigned long ops)
+{
+	while (ops--)
+		churn_op(M_SUMMARY);
+}
+
+static __attribute__((noinline)) void churn_linear(unsigned long ops)
+{
+	while (ops--)
+		churn_op(M_LINEAR);
+}
+
+static __attribute__((noinline)) void churn_linear_kernel(unsigned long ops)
+{
+	while (ops--)
+		churn_op(M_LINEAR_K);
+}
+
+static void (*const churn[NR_MODES])(unsigned long) = {
+	churn_summary, churn_linear, churn_linear_kernel
+};
+
+/* ns per operation of @ops operations in mode @m, from the state of @seed. */
+static double timed_run(enum mode m, u64 seed, unsigned long ops, long long *ins,
+			const char *label)
+{
 	u64 t0, t;
-	int i;
 
 	rng = seed;
+#ifdef CALLGRIND_ZERO_STATS
+	CALLGRIND_ZERO_STATS;
+#endif
 	perf_start();
 	t0 = now_ns();
-	do {
-		for (i = 0; i < 16; i++, pairs++) {
-			next_req(&q);
-			pair(m, &q);
-		}
-		t = now_ns() - t0;
-	} while (t < RUN_NS);
-	ins = perf_stop();
-	*instr = ins < 0 ? -1 : (double)ins / pairs;
-	return (double)t / pairs;
+	churn[m](ops);
+	t = now_ns() - t0;
+	*ins = perf_stop();
+#ifdef CALLGRIND_DUMP_STATS_AT
+	CALLGRIND_DUMP_STATS_AT(label);
+#endif
+	return (double)t / ops;
+}
+
+/* The three pools must hold exactly the same runs. */
+static int same_state(void)
+{
+	unsigned long i, idx, pfn;
+	int m;
+
+	for (m = 1; m < NR_MODES; m++)
+		if (nlive[m] != nlive[0] || used[m] != used[0] ||
+		    memcmp(live[m], live[0], nlive[0] * sizeof(*live[0])) ||
+		    memcmp(ref[m].used, ref[M_LINEAR].used,
+			   BITS_TO_LONGS(ref[m].nbits) * sizeof(long)))
+			return 0;
+	for (i = 0; i < ref[M_LINEAR].nbits; i++) {
+		pfn = ref[M_LINEAR].max_pfn - i;
+		idx = mask_pool.max_pfn - pfn;
+		if (pfn < mask_pool.base_pfn || pfn > mask_pool.max_pfn)
+			continue;
+		if (!!test_bit(i, ref[M_LINEAR].used) != !!test_bit(idx, mask_pool.used))
+			return 0;
+	}
+	return 1;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -199,75 +289,122 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* Every mode, untimed: fills and frees that bring the pools to a state. */
+static int lockstep(u64 seed, unsigned long ops)
+{
+	u64 r;
+	int m;
+
+	for (m = 0; m < NR_MODES; m++) {
+		rng = seed;
+		churn[m](ops);
+		r = rng;
+	}
+	rng = r;
+	return same_state();
+}
+
+/* Fill each pool completely with runs of 1-max_pages pages, any mask. */
+static int fill_all(u64 seed)
+{
+	unsigned long pfn;
+	struct req q;
+	u64 r;
+	int m;
+
+	for (m = 0; m < NR_MODES; m++) {
+		rng = seed;
+		for (;;) {
+			next_req(&q);
+			q.limit = U64_MAX;
+			pfn = do_alloc(m, &q);
+			if (pfn == REF_NO_PFN) {
+				if (q.nr == 1)
+					break;
+				continue;
+			}
+			live[m][nlive[m]++] = (struct alloc){ pfn, q.nr };
+			used[m] += q.nr;
+		}
+		r = rng;
+	}
+	rng = r;
+	return same_state();
+}
+
+static unsigned long churn_ops = 20000, warm_rounds = 4;
+
 /* One pool size, all fill levels; prints JSON objects to @out. */
 static int bench_size(unsigned long mib, const unsigned int *fills, int nfills,
 		      int runs, u64 seed, FILE *out, bool *first)
 {
-	unsigned long pages, nallocs = 0, used = 0, cap, i, pfn;
 	struct harness_boot_opts o = { .has_param = true };
-	struct alloc *allocs;
-	char param[32];
-	int f;
+	char param[32], label[96];
+	int f, m;
 
 	snprintf(param, sizeof(param), "%luM", mib);
 	o.param = param;
 	harness_boot(&o);
-	if (ref_init_from_map(&ref) || !ref.pool_pages) {
-		fprintf(stderr, "bench: no %lu MiB pool\n", mib);
-		return 1;
-	}
-	pages = ref.pool_pages;
-	ref_head = calloc(BITS_TO_LONGS(ref.nbits) + 1, sizeof(unsigned long));
-	cap = pages;
-	allocs = malloc(cap * sizeof(*allocs));
-	rng = seed ^ mib;
-	/* Fill completely with runs of 1-64 pages (any mask). */
-	for (;;) {
-		struct req q = { 1 + rnd() % 64, U64_MAX };
-		struct page *p = kalloc(&q);
-
-		pfn = ralloc(&q);
-		if ((p ? page_to_pfn(p) : REF_NO_PFN) != pfn) {
-			fprintf(stderr, "bench: placement differs from the reference\n");
+	for (m = 0; m < NR_MODES; m++)
+		if (ref_init_from_map(&ref[m]) || !ref[m].pool_pages) {
+			fprintf(stderr, "bench: no %lu MiB pool\n", mib);
 			return 1;
 		}
-		if (!p) {
-			if (q.nr == 1)
-				break;
-			continue;
-		}
-		allocs[nallocs++] = (struct alloc){ p, q.nr };
-		used += q.nr;
+	pool_pages = ref[0].pool_pages;
+	mask_bits[ARRAY_SIZE(mask_bits) - 1] =
+		max(32, 64 - __builtin_clzll(PFN_PHYS(ref[0].max_pfn + 1) - 1));
+	ref_head = calloc(BITS_TO_LONGS(ref[0].nbits) + 1, sizeof(unsigned long));
+	for (m = 0; m < NR_MODES; m++)
+		live[m] = malloc((pool_pages + 1) * sizeof(*live[m]));
+	/*
+	 * Fill completely, then free at random down to each fill level
+	 * (fullest first), then churn there: the steady state of that fill.
+	 */
+	if (!fill_all(seed ^ mib)) {
+		fprintf(stderr, "bench: placement differs from the reference while filling (seed %" PRIu64 ")\n",
+			seed);
+		return 1;
 	}
-	/* Fullest first: each level is reached by freeing more. */
 	for (f = 0; f < nfills; f++) {
 		double ns[NR_MODES][MAX_RUNS], ins[NR_MODES][MAX_RUNS];
-		int r, m;
+		unsigned long warm;
+		long long n;
+		int r;
 
-		/* Random frees down to the fill level. */
-		while (nallocs && used * 100 > (u64)pages * fills[f]) {
-			i = rnd() % nallocs;
-			mask_pool_free_bounce(allocs[i].page, allocs[i].nr);
-			ref_release(&ref, page_to_pfn(allocs[i].page), allocs[i].nr);
-			used -= allocs[i].nr;
-			allocs[i] = allocs[--nallocs];
+		target = (u64)pool_pages * fills[f] / 100;
+		warm = warm_rounds * (nlive[0] + 1);
+		if (!lockstep(seed * 7 + f, warm)) {
+			fprintf(stderr, "bench: placement differs from the reference while churning (seed %" PRIu64 ")\n",
+				seed);
+			return 1;
 		}
-		/* Same requests for every mode; the pairs leave the bitmap as it was. */
-		for (r = 0; r < runs; r++)
-			for (m = 0; m < NR_MODES; m++)
-				ns[m][r] = run_pairs(m, seed * 31 + r, &ins[m][r]);
+		/* Each run: the same operations in each mode, from the same state. */
+		for (r = 0; r < runs; r++) {
+			for (m = 0; m < NR_MODES; m++) {
+				snprintf(label, sizeof(label), "%s %lu %u %lu",
+					 mode_name[m], mib, fills[f], churn_ops);
+				ns[m][r] = timed_run(m, seed * 31 + r, churn_ops, &n, label);
+				ins[m][r] = n < 0 ? -1 : (double)n / churn_ops;
+			}
+			if (!same_state()) {
+				fprintf(stderr, "bench: placement differs from the reference (seed %" PRIu64 ", %lu MiB, %u%%, run %d)\n",
+					seed, mib, fills[f], r);
+				return 1;
+			}
+		}
 		for (m = 0; m < NR_MODES; m++) {
-			double t = median(ns[m], runs), n = median(ins[m], runs);
+			double t = median(ns[m], runs), i = median(ins[m], runs);
 
 			fprintf(out, "%s  {\"search\": \"%s\", \"pool_mib\": %lu, \"fill_pct\": %u, "
 				"\"max_pages\": %lu, \"ns_per_pair\": %.1f, \"instructions_per_pair\": ",
 				*first ? "" : ",\n", mode_name[m], mib, fills[f],
 				max_pages, t);
-			if (n < 0)
+			if (i < 0)
 				fprintf(out, "null");
 			else
-				fprintf(out, "%.0f", n);
-			fprintf(out, ", \"runs\": %d}", runs);
+				fprintf(out, "%.0f", i);
+			fprintf(out, ", \"runs\": %d, \"ops\": %lu, \"live\": %lu}", runs,
+				churn_ops, nlive[0]);
 			*first = false;
 			fprintf(stderr, "  %5lu MiB %2u%% %-14s %10.1f ns/pair\n",
 				mib, fills[f], mode_name[m], t);
@@ -315,6 +452,10 @@ int main(int argc, char **argv)
 			runs = atoi(argv[a + 1]);
 		} else if (!strcmp(argv[a], "--seed")) {
 			seed = strtoull(argv[a + 1], NULL, 0);
+		} else if (!strcmp(argv[a], "--ops")) {
+			churn_ops = strtoul(argv[a + 1], NULL, 0);
+		} else if (!strcmp(argv[a], "--warm")) {
+			warm_rounds = strtoul(argv[a + 1], NULL, 0);
 		} else if (!strcmp(argv[a], "--json")) {
 			json = argv[a + 1];
 		} else {
@@ -322,7 +463,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (a < argc || nsizes <= 0 || nfills <= 0 || runs < 1 || runs > MAX_RUNS ||
-	    !max_pages) {
+	    !max_pages || !churn_ops) {
 		fprintf(stderr, "usage: %s [--sizes MiB,...] [--fills pct,...] [--max-pages N] [--runs N] [--seed S] [--json FILE]\n",
 			argv[0]);
 		return 2;

@@ -20,6 +20,14 @@ void __clear_bit(unsigned long nr, unsigned long *addr)
 	addr[BIT_WORD(nr)] &= ~BIT_MASK(nr);
 }
 
+bool __test_and_clear_bit(unsigned long nr, unsigned long *addr)
+{
+	bool old = test_bit(nr, addr);
+
+	__clear_bit(nr, addr);
+	return old;
+}
+
 /* Like lib/bitmap.c __bitmap_set()/__bitmap_clear(): masks, word by word. */
 #define BITMAP_FIRST_WORD_MASK(start) (~0UL << ((start) & (BITS_PER_LONG - 1)))
 #define BITMAP_LAST_MASK(nbits) (~0UL >> (-(nbits) & (BITS_PER_LONG - 1)))

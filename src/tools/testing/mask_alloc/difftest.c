@@ -9,8 +9,9 @@
  * (random masks, 1-512 pages, alignments, segment boundaries), GFP_DMA
  * compat allocations (aligned orders) and frees, drifting between empty
  * and nearly full.  Every placement of the real allocator must be the
- * reference's, and so must every failure; the first difference stops the
- * run with the seed, the round and the step.
+ * reference's, and so must every failure; every 256 steps the largest
+ * free run in mask_pool_get_stats() must be the reference's.  The first
+ * difference stops the run with the seed, the round and the step.
  *
  *   ./difftest [--seed S] [--ops N] [--round-ops R]
  *
@@ -183,6 +184,31 @@ static void boot_random(void)
 	harness_boot(&o);
 }
 
+/* Longest run of free pages in the reference. */
+static unsigned long ref_longest(const struct ref_pool *r)
+{
+	unsigned long i = 0, j, best = 0;
+
+	while ((i = find_next_zero_bit(r->used, r->nbits, i)) < r->nbits) {
+		j = find_next_bit(r->used, r->nbits, i);
+		best = max(best, j - i);
+		i = j;
+	}
+	return best;
+}
+
+/* The summary's largest free run (made exact by the stats) is the real one. */
+static void check_longest(const struct ref_pool *r)
+{
+	struct mask_pool_stats st;
+
+	mask_pool_get_stats(&st);
+	if (st.largest_free_bytes != (u64)ref_longest(r) << PAGE_SHIFT)
+		FAIL("largest free run %llu pages, reference %lu",
+		     (unsigned long long)(st.largest_free_bytes >> PAGE_SHIFT),
+		     ref_longest(r));
+}
+
 /* One round in this (child) process. */
 static void round_run(unsigned long ops)
 {
@@ -202,9 +228,12 @@ static void round_run(unsigned long ops)
 			do_bounce(&r);
 		else
 			do_compat(&r);
+		if (!(s % 256))
+			check_longest(&r);
 	}
 	while (nrecs)
 		do_free(&r);
+	check_longest(&r);
 	/* Everything back: the pool must be whole again. */
 	if (ref_find(&r, r.pool_pages, ULONG_MAX, 0, 0, ~0UL) == REF_NO_PFN &&
 	    r.pool_pages == r.nbits)

@@ -248,6 +248,7 @@ extern unsigned long harness_vm_events[NR_VM_EVENT_ITEMS];
 bool test_bit(unsigned long nr, const unsigned long *addr);
 void __set_bit(unsigned long nr, unsigned long *addr);
 void __clear_bit(unsigned long nr, unsigned long *addr);
+bool __test_and_clear_bit(unsigned long nr, unsigned long *addr);
 void bitmap_set(unsigned long *map, unsigned long start, unsigned long nbits);
 void bitmap_clear(unsigned long *map, unsigned long start, unsigned long nbits);
 void bitmap_zero(unsigned long *map, unsigned long nbits);
@@ -259,6 +260,8 @@ unsigned long find_next_zero_bit(const unsigned long *addr, unsigned long size,
 unsigned long find_first_bit(const unsigned long *addr, unsigned long size);
 unsigned long find_first_zero_bit(const unsigned long *addr, unsigned long size);
 unsigned long find_last_bit(const unsigned long *addr, unsigned long size);
+#define for_each_set_bit(bit, addr, size) \
+	for ((bit) = 0; ((bit) = find_next_bit((addr), (size), (bit))) < (size); (bit)++)
 unsigned long bitmap_find_next_zero_area_off(unsigned long *map,
 					     unsigned long size,
 					     unsigned long start,
