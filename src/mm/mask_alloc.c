@@ -68,11 +68,13 @@
  * O(log(leaves)) and scans at most three leaves.
  *
  * @pre and @suf are always exact.  @best is exact or too high, never too
- * low, so a node whose @best is below the request can be skipped: an
+ * low, so a node whose @best is below the request can be skipped.  An
  * allocation only lowers @pre and @suf (O(1), no bitmap access) and marks
- * its leaves stale, since it may have split their longest run.  A search
- * that scans a stale leaf in full without finding its run recomputes the
- * leaf, and mask_pool_get_stats() recomputes all stale leaves.
+ * its leaves stale, since it may have split their longest run.  A free
+ * finds the free run it joins (usually within a word or two) and can only
+ * raise @best.  A search that scans a whole stale leaf without finding the
+ * run its @best promised recomputes that leaf, one free run at a time;
+ * mask_pool_get_stats() recomputes all stale leaves.
  */
 struct mask_sum {
 	u32 pre;
@@ -82,9 +84,7 @@ struct mask_sum {
 
 #define MASK_SUM_LEAF_BITS	(MASK_SUM_LEAF_WORDS * BITS_PER_LONG)
 /* Words scanned directly at the start of a search, before the tree. */
-#ifndef MASK_SUM_NEAR_WORDS
 #define MASK_SUM_NEAR_WORDS	4
-#endif
 
 /**
  * struct mask_pool - the pool of low memory
