@@ -56,6 +56,36 @@
 /* Boot-time list of reserved ranges; more are ignored with a warning. */
 #define MASK_POOL_MAX_RANGES	64
 
+/*
+ * Search summary over the @used bitmap (protected by the pool lock).
+ *
+ * The bitmap is cut into leaves of MASK_SUM_LEAF_BITS bits.  An implicit
+ * binary tree over the leaves (node 1 is the root, node i has the children
+ * 2i and 2i + 1, leaf j is node sum_leaves + j) stores for each node the
+ * number of free bits at its start (@pre) and at its end (@suf), and its
+ * longest free run (@best).  Bits past the end of the bitmap count as
+ * used.  "First free run of n bits at or after an index" walks the tree in
+ * O(log(leaves)) and scans at most three leaves.
+ *
+ * @pre and @suf are always exact.  @best is exact or too high, never too
+ * low, so a node whose @best is below the request can be skipped.  An
+ * allocation only lowers @pre and @suf (O(1), no bitmap access) and marks
+ * its leaves stale, since it may have split their longest run.  A free
+ * finds the free run it joins (usually within a word or two) and can only
+ * raise @best.  A search that scans a whole stale leaf without finding the
+ * run its @best promised recomputes that leaf, one free run at a time;
+ * mask_pool_get_stats() recomputes all stale leaves.
+ */
+struct mask_sum {
+	u32 pre;
+	u32 suf;
+	u32 best;
+};
+
+#define MASK_SUM_LEAF_BITS	(MASK_SUM_LEAF_WORDS * BITS_PER_LONG)
+/* Words scanned directly at the start of a search, before the tree. */
+#define MASK_SUM_NEAR_WORDS	4
+
 /**
  * struct mask_pool - the pool of low memory
  * @lock:	protects @used, @head, @cursor, @free_pages and @free_seq.
@@ -68,6 +98,9 @@
  * @max_pfn:	highest pfn covered by the bitmaps; bit index = @max_pfn - pfn.
  * @nbits:	number of bits in each bitmap (@max_pfn - @base_pfn + 1).
  * @cursor:	bit index where the next search may start.
+ * @sum:	search summary over @used, see struct mask_sum.
+ * @sum_stale:	bit set if the leaf's @best may be too high, see struct mask_sum.
+ * @sum_leaves:	number of leaves of @sum (a power of two).
  * @pool_pages:	pages owned by the pool.  Written at boot only.
  * @free_pages:	pages currently free.
  * @free_seq:	incremented on every release, so a waiter that saw the pool
@@ -80,6 +113,9 @@ struct mask_pool {
 	unsigned long *owned;
 	unsigned long *used;
 	unsigned long *head;
+	struct mask_sum *sum;
+	unsigned long *sum_stale;
+	unsigned long sum_leaves;
 	unsigned long base_pfn;
 	unsigned long max_pfn;
 	unsigned long nbits;
@@ -114,7 +150,7 @@ struct mask_range {
 static struct mask_range mask_ranges[MASK_POOL_MAX_RANGES] __initdata;
 static unsigned int mask_nr_ranges __initdata;
 static u64 mask_zone_size __initdata;	/* maskzone=size, 0: default */
-static size_t mask_bitmap_bytes __initdata;	/* bytes of each bitmap */
+static size_t mask_meta_bytes __initdata;	/* bitmaps and summary */
 
 #define MASK_NO_PFN	ULONG_MAX
 
@@ -151,32 +187,304 @@ static void mask_misuse(void)
 	atomic_long_inc(&mask_pool.misuse);
 }
 
+/* Recompute leaf @leaf of the summary from the bitmap, one free run at a time. */
+static void mask_sum_leaf(unsigned long leaf)
+{
+	struct mask_sum *s = &mask_pool.sum[mask_pool.sum_leaves + leaf];
+	unsigned long lo = leaf * MASK_SUM_LEAF_BITS;
+	unsigned long end = lo + MASK_SUM_LEAF_BITS;
+	unsigned long hi = min(end, mask_pool.nbits), i, e;
+	u32 best = 0;
+
+	s->pre = 0;
+	s->suf = 0;
+	for (i = find_next_zero_bit(mask_pool.used, hi, lo); i < hi;
+	     i = find_next_zero_bit(mask_pool.used, hi, e)) {
+		e = find_next_bit(mask_pool.used, hi, i);
+		best = max_t(u32, best, e - i);
+		if (i == lo)
+			s->pre = e - lo;
+		/* Bits past the end of the bitmap count as used. */
+		if (e == end)
+			s->suf = e - i;
+	}
+	s->best = best;
+}
+
+/*
+ * Recompute node @node from its children, which span @span bits each.
+ * Returns false if nothing changed.
+ */
+static bool mask_sum_pull(unsigned long node, u32 span)
+{
+	struct mask_sum *s = mask_pool.sum;
+	const struct mask_sum *l = &s[2 * node], *r = &s[2 * node + 1];
+	struct mask_sum n;
+
+	n.pre = l->pre == span ? span + r->pre : l->pre;
+	n.suf = r->suf == span ? span + l->suf : r->suf;
+	n.best = max3(l->best, r->best, l->suf + r->pre);
+	if (n.pre == s[node].pre && n.suf == s[node].suf &&
+	    n.best == s[node].best)
+		return false;
+	s[node] = n;
+	return true;
+}
+
+/* One past the last used bit in [@lo, @i), or @lo if there is none. */
+static unsigned long mask_used_before(unsigned long lo, unsigned long i)
+{
+	unsigned long w, base;
+
+	while (i > lo) {
+		base = (i - 1) & ~(BITS_PER_LONG - 1UL);
+		w = mask_pool.used[base / BITS_PER_LONG] & BITMAP_LAST_WORD_MASK(i);
+		if (base < lo)
+			w &= ~0UL << (lo - base);
+		if (w)
+			return base + __fls(w) + 1;
+		i = base;
+	}
+	return lo;
+}
+
+/*
+ * Bits [@a, @b) of leaf @leaf were just set (@set) or cleared.  A set
+ * shortens the free prefix or suffix if it is in one; a clear extends the
+ * free run around [@a, @b), found from the bitmap, and can only make
+ * @best longer.
+ */
+static void mask_sum_leaf_change(unsigned long leaf, unsigned long a,
+				 unsigned long b, bool set)
+{
+	struct mask_sum *s = &mask_pool.sum[mask_pool.sum_leaves + leaf];
+	unsigned long lo = leaf * MASK_SUM_LEAF_BITS;
+	unsigned long end = lo + MASK_SUM_LEAF_BITS;
+	unsigned long l, r;
+
+	if (set) {
+		if (a - lo < s->pre)
+			s->pre = a - lo;
+		if (end - b < s->suf)
+			s->suf = end - b;
+		/* It may have split a longest run: @best may now be too high. */
+		__set_bit(leaf, mask_pool.sum_stale);
+		return;
+	}
+	/* The free run around [a, b) now. */
+	l = mask_used_before(lo, a);
+	r = find_next_bit(mask_pool.used, min(end, mask_pool.nbits), b);
+	if (l == lo)
+		s->pre = r - lo;
+	if (r == end)
+		s->suf = r - l;
+	s->best = max_t(u32, s->best, r - l);
+}
+
+/* Recompute the summary's path above leaf @leaf, while something changes. */
+static void mask_sum_pull_path(unsigned long leaf)
+{
+	unsigned long node = (mask_pool.sum_leaves + leaf) / 2;
+	u32 span = MASK_SUM_LEAF_BITS;
+
+	for (; node && mask_sum_pull(node, span); node /= 2)
+		span *= 2;
+}
+
+/* Make leaf @leaf exact again if it is stale. */
+static void mask_sum_tighten(unsigned long leaf)
+{
+	if (!__test_and_clear_bit(leaf, mask_pool.sum_stale))
+		return;
+	mask_sum_leaf(leaf);
+	mask_sum_pull_path(leaf);
+}
+
+/*
+ * Bring the summary up to date after bits [@start, @start + @nr) were set
+ * (@set) or cleared.
+ */
+static void mask_sum_update(unsigned long start, unsigned long nr, bool set)
+{
+	unsigned long lo = start / MASK_SUM_LEAF_BITS;
+	unsigned long hi = (start + nr - 1) / MASK_SUM_LEAF_BITS;
+	unsigned long node, a, b;
+	struct mask_sum old, *s;
+	u32 span = MASK_SUM_LEAF_BITS;
+	bool changed = false;
+
+	for (node = lo; node <= hi; node++) {
+		a = max(start, node * MASK_SUM_LEAF_BITS);
+		b = min(start + nr, (node + 1) * MASK_SUM_LEAF_BITS);
+		s = &mask_pool.sum[mask_pool.sum_leaves + node];
+		old = *s;
+		mask_sum_leaf_change(node, a, b, set);
+		changed |= old.pre != s->pre || old.suf != s->suf ||
+			   old.best != s->best;
+	}
+	/* Go up while something changes; one path once the range is a node. */
+	lo = (lo + mask_pool.sum_leaves) / 2;
+	hi = (hi + mask_pool.sum_leaves) / 2;
+	for (; lo && changed; lo /= 2, hi /= 2, span *= 2) {
+		changed = false;
+		for (node = lo; node <= hi; node++)
+			changed |= mask_sum_pull(node, span);
+	}
+}
+
+/* Build the whole summary from the bitmap. */
+static void mask_sum_build(void)
+{
+	unsigned long node, lo;
+	u32 span = MASK_SUM_LEAF_BITS;
+
+	bitmap_zero(mask_pool.sum_stale, mask_pool.sum_leaves);
+	for (node = 0; node < mask_pool.sum_leaves; node++)
+		mask_sum_leaf(node);
+	for (lo = mask_pool.sum_leaves / 2; lo; lo /= 2, span *= 2)
+		for (node = lo; node < 2 * lo; node++)
+			mask_sum_pull(node, span);
+}
+
+/*
+ * A search for @nr free bits in [@from, @size).  @carry is the number of
+ * free bits, at or after @from, just before the part being looked at.
+ */
+struct mask_sum_query {
+	unsigned long from;
+	unsigned long size;
+	unsigned long nr;
+	unsigned long carry;
+};
+
+/*
+ * Scan bits [@i, @end) of the bitmap one free run at a time, as
+ * bitmap_find_next_zero_area() does: the first run that, with the carry
+ * before it, is long enough; or the free end of the range becomes the
+ * carry.  ULONG_MAX: no run.
+ */
+static unsigned long mask_sum_scan(struct mask_sum_query *q, unsigned long i,
+				   unsigned long end)
+{
+	unsigned long e;
+
+	while (i < end) {
+		if (!q->carry) {
+			i = find_next_zero_bit(mask_pool.used, end, i);
+			if (i >= end)
+				break;
+		}
+		e = find_next_bit(mask_pool.used, end, i);
+		if (q->carry + (e - i) >= q->nr)
+			return i - q->carry;
+		if (e >= end) {
+			q->carry += e - i;
+			return ULONG_MAX;
+		}
+		q->carry = 0;
+		i = e + 1;
+	}
+	return ULONG_MAX;
+}
+
+/*
+ * Visit node @node, which covers bits [@lo, @lo + @span), left to right.
+ * Nodes entirely inside the query are skipped with their summary unless
+ * the run is in them; at most two paths of partly covered nodes go down
+ * to the leaves.  ULONG_MAX: no run yet.
+ */
+static unsigned long mask_sum_walk(struct mask_sum_query *q, unsigned long node,
+				   unsigned long lo, unsigned long span)
+{
+	const struct mask_sum *s = &mask_pool.sum[node];
+	unsigned long hi = lo + span, idx;
+
+	if (hi <= q->from || lo >= q->size)
+		return ULONG_MAX;
+	if (lo >= q->from && hi <= q->size) {
+		if (q->carry + s->pre >= q->nr)
+			return lo - q->carry;
+		if (s->best < q->nr) {
+			q->carry = s->pre == span ? q->carry + span : s->suf;
+			return ULONG_MAX;
+		}
+	}
+	if (span == MASK_SUM_LEAF_BITS) {
+		idx = mask_sum_scan(q, max(lo, q->from), min(hi, q->size));
+		/* A whole leaf without the run that @best promised: stale. */
+		if (idx == ULONG_MAX && lo >= q->from &&
+		    min(hi, mask_pool.nbits) <= q->size)
+			mask_sum_tighten(lo / MASK_SUM_LEAF_BITS);
+		return idx;
+	}
+	span /= 2;
+	idx = mask_sum_walk(q, 2 * node, lo, span);
+	if (idx != ULONG_MAX)
+		return idx;
+	return mask_sum_walk(q, 2 * node + 1, lo + span, span);
+}
+
+/*
+ * First free run of @nr bits at or after index @from that ends at or
+ * before @size.  Returns an index above @size - @nr if there is none.
+ */
+static unsigned long mask_sum_find(unsigned long size, unsigned long from,
+				   unsigned long nr)
+{
+	struct mask_sum_query q = { from, size, nr, 0 };
+	unsigned long idx;
+
+	if (from >= size || nr > size - from)
+		return size;
+	/*
+	 * Near the cursor the run is usually within a few words: look there
+	 * first, then walk the tree from where the scan stopped, with its
+	 * trailing free bits as the carry.
+	 */
+	q.from = min(size, round_up(from + 1, BITS_PER_LONG) +
+		     MASK_SUM_NEAR_WORDS * BITS_PER_LONG);
+	idx = mask_sum_scan(&q, from, q.from);
+	if (idx == ULONG_MAX && q.from < size)
+		idx = mask_sum_walk(&q, 1, 0, mask_pool.sum_leaves * MASK_SUM_LEAF_BITS);
+	return idx == ULONG_MAX ? size : idx;
+}
+
 /*
  * First free run of @nr bits at or after index @from that ends at or
  * before @size, with the alignment of bitmap_find_next_zero_area_off(),
  * whose pages do not cross a multiple of @boundary_mask + 1 pages.
  * Returns an index above @size - @nr if there is none.
+ *
+ * This is the lowest index that satisfies all three conditions, exactly
+ * what a linear bitmap_find_next_zero_area_off() scan finds.  Each round
+ * takes the first free run from the summary; if it is misaligned or
+ * crosses a boundary, no index before the next aligned one, or before the
+ * segment below, can do better, and the search goes on from there.
  */
 static unsigned long mask_find_area(unsigned long size, unsigned long from,
 				    unsigned long nr, unsigned long align_mask,
 				    unsigned long align_off,
 				    unsigned long boundary_mask)
 {
-	unsigned long idx, hi, lo;
+	unsigned long idx, start, hi, lo;
 
 	for (;;) {
-		idx = bitmap_find_next_zero_area_off(mask_pool.used, size, from,
-						     nr, align_mask, align_off);
+		if (from > size - nr)
+			return from;
+		idx = mask_sum_find(size, from, nr);
 		if (idx > size - nr)
 			return idx;
+		start = ((idx + align_off + align_mask) & ~align_mask) - align_off;
+		if (start != idx) {
+			from = start;
+			continue;
+		}
 		hi = idx_to_pfn(idx);
 		lo = hi - (nr - 1);
 		if (!((lo ^ hi) & ~boundary_mask))
 			return idx;
 		/* The next run down must end below the boundary it crossed. */
 		from = pfn_to_idx((hi & ~boundary_mask) - 1);
-		if (from > size - nr)
-			return from;
 	}
 }
 
@@ -231,6 +539,7 @@ static unsigned long mask_pool_find(unsigned long nr, unsigned long end_pfn,
 
 	count_vm_events(MASK_BITMAP_SKIP, idx - from);
 	bitmap_set(mask_pool.used, idx, nr);
+	mask_sum_update(idx, nr, true);
 	pfn = idx_to_pfn(idx + nr - 1);
 	__set_bit(pfn_to_idx(pfn), mask_pool.head);
 	mask_pool.free_pages -= nr;
@@ -574,6 +883,7 @@ void mask_pool_release(struct page *page, unsigned int nr_pages)
 	/* An allocation is fully back when its head goes and nothing follows. */
 	ended = test_bit(hi, mask_pool.head);
 	bitmap_clear(mask_pool.used, lo, nr_pages);
+	mask_sum_update(lo, nr_pages, false);
 	bitmap_clear(mask_pool.head, lo, nr_pages);
 	if (lo) {
 		after = lo - 1;
@@ -733,11 +1043,11 @@ EXPORT_SYMBOL_GPL(mask_pool_free_bounce);
  * mask_pool_get_stats - snapshot of the pool state
  * @st: filled in
  *
- * Context: Any context; takes the pool lock and scans the bitmap.
+ * Context: Any context; takes the pool lock.
  */
 void mask_pool_get_stats(struct mask_pool_stats *st)
 {
-	unsigned long flags, size = mask_pool.nbits, idx, end = 0, best = 0;
+	unsigned long flags, size = mask_pool.nbits, best, leaf;
 
 	*st = (struct mask_pool_stats){ };
 	st->misuse = atomic_long_read(&mask_pool.misuse);
@@ -749,11 +1059,10 @@ void mask_pool_get_stats(struct mask_pool_stats *st)
 	spin_lock_irqsave(&mask_pool.lock, flags);
 	st->pool_pages = mask_pool.pool_pages;
 	st->free_pages = mask_pool.free_pages;
-	for (idx = find_first_zero_bit(mask_pool.used, size); idx < size;
-	     idx = find_next_zero_bit(mask_pool.used, size, end)) {
-		end = find_next_bit(mask_pool.used, size, idx);
-		best = max(best, end - idx);
-	}
+	/* The root of the search summary holds the longest free run. */
+	for_each_set_bit(leaf, mask_pool.sum_stale, mask_pool.sum_leaves)
+		mask_sum_tighten(leaf);
+	best = mask_pool.sum[1].best;
 	spin_unlock_irqrestore(&mask_pool.lock, flags);
 
 	/* @owned is read-only after boot. */
@@ -934,14 +1243,15 @@ static u64 __init mask_pool_grab(phys_addr_t from, phys_addr_t to, u64 want)
 }
 
 /*
- * Size the bitmaps for the reserved ranges.  They come from memblock, so
- * this must run while memblock is active, never after memblock_free_all().
+ * Size the bitmaps and the search summary for the reserved ranges.  They
+ * come from memblock, so this must run while memblock is active, never
+ * after memblock_free_all().
  */
 static void __init mask_pool_setup_bitmaps(void)
 {
-	unsigned long base = ULONG_MAX, top = 0, nbits;
+	unsigned long base = ULONG_MAX, top = 0, nbits, leaves;
+	size_t bytes, total;
 	unsigned int n;
-	size_t bytes;
 	void *mem;
 
 	for (n = 0; n < mask_nr_ranges; n++) {
@@ -952,25 +1262,34 @@ static void __init mask_pool_setup_bitmaps(void)
 		return;
 	nbits = top - base;
 	bytes = BITS_TO_LONGS(nbits) * sizeof(unsigned long);
-	if (bytes > mask_bitmap_bytes) {
-		if (mask_bitmap_bytes)
-			memblock_free(mask_pool.owned, 3 * mask_bitmap_bytes);
-		mem = memblock_alloc(3 * bytes, SMP_CACHE_BYTES);
+	leaves = roundup_pow_of_two(DIV_ROUND_UP(nbits, MASK_SUM_LEAF_BITS));
+	total = 3 * bytes + 2 * leaves * sizeof(struct mask_sum) +
+		BITS_TO_LONGS(leaves) * sizeof(unsigned long);
+	if (total > mask_meta_bytes) {
+		if (mask_meta_bytes)
+			memblock_free(mask_pool.owned, mask_meta_bytes);
+		mem = memblock_alloc(total, SMP_CACHE_BYTES);
 		if (!mem) {
 			pr_err("no memory for the pool bitmaps, pool disabled\n");
 			for (n = 0; n < mask_nr_ranges; n++)
 				memblock_phys_free(mask_ranges[n].start,
 						   mask_ranges[n].end - mask_ranges[n].start);
 			mask_nr_ranges = 0;
-			mask_bitmap_bytes = 0;
+			mask_meta_bytes = 0;
 			mask_pool.nbits = 0;
 			return;
 		}
-		mask_bitmap_bytes = bytes;
-		mask_pool.owned = mem;
-		mask_pool.used = mem + bytes;
-		mask_pool.head = mem + 2 * bytes;
+		mask_meta_bytes = total;
+	} else {
+		mem = mask_pool.owned;
 	}
+	/* Each bitmap is a whole number of longs; the summary follows. */
+	mask_pool.owned = mem;
+	mask_pool.used = mem + bytes;
+	mask_pool.head = mem + 2 * bytes;
+	mask_pool.sum = mem + 3 * bytes;
+	mask_pool.sum_stale = (void *)(mask_pool.sum + 2 * leaves);
+	mask_pool.sum_leaves = leaves;
 	mask_pool.base_pfn = base;
 	mask_pool.max_pfn = top - 1;
 	mask_pool.nbits = nbits;
@@ -1084,6 +1403,7 @@ void __init mask_pool_handover(void)
 			mask_pool.pool_pages++;
 		}
 	}
+	mask_sum_build();
 	mask_pool.free_pages = mask_pool.pool_pages;
 	mask_pool.cursor = 0;
 	if (bad)

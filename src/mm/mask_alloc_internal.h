@@ -19,6 +19,8 @@
  *               memblock_free, accept_memory
  *  - sync:      spinlock, wait queue, jiffies, static key, atomic_long
  *  - vmstat:    count_vm_event(s) with the MASK_* events
+ *  - bits:      __ffs, __fls, hweight_long, roundup_pow_of_two, round_up,
+ *               BITMAP_LAST_WORD_MASK
  *  - misc:      kstrtoull, WARN_ON_ONCE, pr_*, debugfs/seq_file,
  *               early_param, late_initcall, zone_dma_limit
  */
@@ -35,6 +37,7 @@
 #include <linux/jiffies.h>
 #include <linux/jump_label.h>
 #include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/mask_alloc.h>
 #include <linux/memblock.h>
 #include <linux/mm.h>
@@ -56,6 +59,15 @@
 #else
 #define MASK_POOL_LIMIT		SZ_2G
 #endif
+
+/*
+ * Words of the used bitmap per leaf of the search summary: 16 (1024 pages,
+ * 4 MiB of pool) bounds a leaf scan to 16 words and makes the summary
+ * 24 bytes per 128 bytes of bitmap (12 KiB for a 2 GiB pool).  64-word
+ * leaves would need a quarter of that but make a search in a nearly full
+ * pool about twice as costly (Documentation/core-api/mask-allocator.rst).
+ */
+#define MASK_SUM_LEAF_WORDS	16
 
 /* The address limit GFP_DMA stands for (16 MB on x86). */
 static inline u64 mask_compat_limit(void)

@@ -20,16 +20,56 @@ void __clear_bit(unsigned long nr, unsigned long *addr)
 	addr[BIT_WORD(nr)] &= ~BIT_MASK(nr);
 }
 
-void bitmap_set(unsigned long *map, unsigned long start, unsigned long nbits)
+bool __test_and_clear_bit(unsigned long nr, unsigned long *addr)
 {
-	while (nbits--)
-		__set_bit(start++, map);
+	bool old = test_bit(nr, addr);
+
+	__clear_bit(nr, addr);
+	return old;
 }
 
-void bitmap_clear(unsigned long *map, unsigned long start, unsigned long nbits)
+/* Like lib/bitmap.c __bitmap_set()/__bitmap_clear(): masks, word by word. */
+#define BITMAP_FIRST_WORD_MASK(start) (~0UL << ((start) & (BITS_PER_LONG - 1)))
+#define BITMAP_LAST_MASK(nbits) (~0UL >> (-(nbits) & (BITS_PER_LONG - 1)))
+
+void bitmap_set(unsigned long *map, unsigned long start, unsigned long len)
 {
-	while (nbits--)
-		__clear_bit(start++, map);
+	unsigned long *p = map + BIT_WORD(start);
+	const unsigned long size = start + len;
+	int bits_to_set = BITS_PER_LONG - (start % BITS_PER_LONG);
+	unsigned long mask_to_set = BITMAP_FIRST_WORD_MASK(start);
+
+	while (len && len >= (unsigned long)bits_to_set) {
+		*p |= mask_to_set;
+		len -= bits_to_set;
+		bits_to_set = BITS_PER_LONG;
+		mask_to_set = ~0UL;
+		p++;
+	}
+	if (len) {
+		mask_to_set &= BITMAP_LAST_MASK(size);
+		*p |= mask_to_set;
+	}
+}
+
+void bitmap_clear(unsigned long *map, unsigned long start, unsigned long len)
+{
+	unsigned long *p = map + BIT_WORD(start);
+	const unsigned long size = start + len;
+	int bits_to_clear = BITS_PER_LONG - (start % BITS_PER_LONG);
+	unsigned long mask_to_clear = BITMAP_FIRST_WORD_MASK(start);
+
+	while (len && len >= (unsigned long)bits_to_clear) {
+		*p &= ~mask_to_clear;
+		len -= bits_to_clear;
+		bits_to_clear = BITS_PER_LONG;
+		mask_to_clear = ~0UL;
+		p++;
+	}
+	if (len) {
+		mask_to_clear &= BITMAP_LAST_MASK(size);
+		*p &= ~mask_to_clear;
+	}
 }
 
 void bitmap_zero(unsigned long *map, unsigned long nbits)
@@ -42,22 +82,36 @@ void bitmap_fill(unsigned long *map, unsigned long nbits)
 	memset(map, 0xff, BITS_TO_LONGS(nbits) * sizeof(unsigned long));
 }
 
+/* Word at a time, like lib/find_bit.c; @invert looks for zero bits. */
+static unsigned long find_next(const unsigned long *addr, unsigned long size,
+			       unsigned long offset, unsigned long invert)
+{
+	unsigned long w;
+
+	if (offset >= size)
+		return size;
+	w = (addr[BIT_WORD(offset)] ^ invert) & (~0UL << (offset % BITS_PER_LONG));
+	offset -= offset % BITS_PER_LONG;
+	while (!w) {
+		offset += BITS_PER_LONG;
+		if (offset >= size)
+			return size;
+		w = addr[BIT_WORD(offset)] ^ invert;
+	}
+	offset += __builtin_ctzl(w);
+	return offset < size ? offset : size;
+}
+
 unsigned long find_next_bit(const unsigned long *addr, unsigned long size,
 			    unsigned long offset)
 {
-	for (; offset < size; offset++)
-		if (test_bit(offset, addr))
-			return offset;
-	return size;
+	return find_next(addr, size, offset, 0);
 }
 
 unsigned long find_next_zero_bit(const unsigned long *addr, unsigned long size,
 				 unsigned long offset)
 {
-	for (; offset < size; offset++)
-		if (!test_bit(offset, addr))
-			return offset;
-	return size;
+	return find_next(addr, size, offset, ~0UL);
 }
 
 unsigned long find_first_bit(const unsigned long *addr, unsigned long size)

@@ -10,7 +10,15 @@
 #include "shim.h"
 #include "../../../include/linux/mask_alloc.h"
 
+/* The benchmark builds pools above 4 GB; the search does not care. */
+#ifndef MASK_POOL_LIMIT
 #define MASK_POOL_LIMIT		SZ_4G
+#endif
+
+/* Tests build with tiny leaves too, to exercise deep trees. */
+#ifndef MASK_SUM_LEAF_WORDS
+#define MASK_SUM_LEAF_WORDS	16
+#endif
 
 static inline u64 mask_compat_limit(void)
 {

@@ -97,7 +97,9 @@ static inline bool IS_ERR(const void *ptr)
 }
 #define DMA_BIT_MASK(n)	(((n) == 64) ? ~0ULL : ((1ULL << (n)) - 1))
 
+#ifndef ARENA_BYTES
 #define ARENA_BYTES	(64ULL << 20)
+#endif
 #define ARENA_PAGES	(ARENA_BYTES >> PAGE_SHIFT)
 
 /* ---- gfp ---- */
@@ -246,6 +248,7 @@ extern unsigned long harness_vm_events[NR_VM_EVENT_ITEMS];
 bool test_bit(unsigned long nr, const unsigned long *addr);
 void __set_bit(unsigned long nr, unsigned long *addr);
 void __clear_bit(unsigned long nr, unsigned long *addr);
+bool __test_and_clear_bit(unsigned long nr, unsigned long *addr);
 void bitmap_set(unsigned long *map, unsigned long start, unsigned long nbits);
 void bitmap_clear(unsigned long *map, unsigned long start, unsigned long nbits);
 void bitmap_zero(unsigned long *map, unsigned long nbits);
@@ -257,12 +260,38 @@ unsigned long find_next_zero_bit(const unsigned long *addr, unsigned long size,
 unsigned long find_first_bit(const unsigned long *addr, unsigned long size);
 unsigned long find_first_zero_bit(const unsigned long *addr, unsigned long size);
 unsigned long find_last_bit(const unsigned long *addr, unsigned long size);
+#define for_each_set_bit(bit, addr, size) \
+	for ((bit) = 0; ((bit) = find_next_bit((addr), (size), (bit))) < (size); (bit)++)
 unsigned long bitmap_find_next_zero_area_off(unsigned long *map,
 					     unsigned long size,
 					     unsigned long start,
 					     unsigned int nr,
 					     unsigned long align_mask,
 					     unsigned long align_offset);
+
+#define BITMAP_LAST_WORD_MASK(nbits) (~0UL >> (-(nbits) & (BITS_PER_LONG - 1)))
+static inline unsigned long __ffs(unsigned long w)
+{
+	return __builtin_ctzl(w);
+}
+
+static inline unsigned long __fls(unsigned long w)
+{
+	return BITS_PER_LONG - 1 - __builtin_clzl(w);
+}
+
+static inline unsigned long roundup_pow_of_two(unsigned long n)
+{
+	return n <= 1 ? 1 : 1UL << (BITS_PER_LONG - __builtin_clzl(n - 1));
+}
+
+static inline unsigned int hweight_long(unsigned long w)
+{
+	return __builtin_popcountl(w);
+}
+
+#define max3(a, b, c)	max(max(a, b), c)
+#define round_up(x, y)	((((x) - 1) | ((typeof(x))(y) - 1)) + 1)
 
 /* ---- struct page and the arena (harness.c) ---- */
 #define PG_reserved	0x1UL
