@@ -64,8 +64,8 @@
  * 2i and 2i + 1, leaf j is node sum_leaves + j) stores for each node the
  * number of free bits at its start (@pre) and at its end (@suf), and its
  * longest free run (@best).  Bits past the end of the bitmap count as
- * used.  "First free run of n bits at or after an index" walks the tree in
- * O(log(leaves)) and scans at most three leaves.
+ * used.  "First free run of n bits at or after an index" scans to the end
+ * of the first leaf, then walks the tree from there in O(log(leaves)).
  *
  * @pre and @suf are always exact.  @best is exact or too high, never too
  * low, so a node whose @best is below the request can be skipped.  An
@@ -73,8 +73,8 @@
  * its leaves stale, since it may have split their longest run.  A free
  * finds the free run it joins (usually within a word or two) and can only
  * raise @best.  A search that scans a whole stale leaf without finding the
- * run its @best promised recomputes that leaf, one free run at a time;
- * mask_pool_get_stats() recomputes all stale leaves.
+ * run its @best promised has seen all its free runs and stores the
+ * longest; mask_pool_get_stats() recomputes all stale leaves.
  */
 struct mask_sum {
 	u32 pre;
@@ -83,8 +83,6 @@ struct mask_sum {
 };
 
 #define MASK_SUM_LEAF_BITS	(MASK_SUM_LEAF_WORDS * BITS_PER_LONG)
-/* Words scanned directly at the start of a search, before the tree. */
-#define MASK_SUM_NEAR_WORDS	4
 
 /**
  * struct mask_pool - the pool of low memory
@@ -355,13 +353,14 @@ struct mask_sum_query {
 	unsigned long size;
 	unsigned long nr;
 	unsigned long carry;
+	unsigned long longest;
 };
 
 /*
  * Scan bits [@i, @end) of the bitmap one free run at a time, as
  * bitmap_find_next_zero_area() does: the first run that, with the carry
  * before it, is long enough; or the free end of the range becomes the
- * carry.  ULONG_MAX: no run.
+ * carry.  The longest run seen goes to @q->longest.  ULONG_MAX: no run.
  */
 static unsigned long mask_sum_scan(struct mask_sum_query *q, unsigned long i,
 				   unsigned long end)
@@ -377,6 +376,7 @@ static unsigned long mask_sum_scan(struct mask_sum_query *q, unsigned long i,
 		e = find_next_bit(mask_pool.used, end, i);
 		if (q->carry + (e - i) >= q->nr)
 			return i - q->carry;
+		q->longest = max(q->longest, e - i);
 		if (e >= end) {
 			q->carry += e - i;
 			return ULONG_MAX;
@@ -397,7 +397,7 @@ static unsigned long mask_sum_walk(struct mask_sum_query *q, unsigned long node,
 				   unsigned long lo, unsigned long span)
 {
 	const struct mask_sum *s = &mask_pool.sum[node];
-	unsigned long hi = lo + span, idx;
+	unsigned long hi = lo + span, idx, f, e;
 
 	if (hi <= q->from || lo >= q->size)
 		return ULONG_MAX;
@@ -408,13 +408,37 @@ static unsigned long mask_sum_walk(struct mask_sum_query *q, unsigned long node,
 			q->carry = s->pre == span ? q->carry + span : s->suf;
 			return ULONG_MAX;
 		}
+	} else if (s->best < q->nr) {
+		/*
+		 * Partly covered, with no run inside: only the carried run,
+		 * going on into the node, and the node's free end matter.
+		 */
+		f = max(lo, q->from);
+		if (q->carry) {
+			e = find_next_bit(mask_pool.used, min(hi, q->size), f);
+			if (q->carry + (e - f) >= q->nr)
+				return f - q->carry;
+			if (e >= hi) {
+				q->carry += e - f;
+				return ULONG_MAX;
+			}
+		}
+		q->carry = min_t(unsigned long, s->suf, hi - f);
+		return ULONG_MAX;
 	}
 	if (span == MASK_SUM_LEAF_BITS) {
+		q->longest = 0;
 		idx = mask_sum_scan(q, max(lo, q->from), min(hi, q->size));
-		/* A whole leaf without the run that @best promised: stale. */
+		/*
+		 * A whole leaf scanned without the run that @best promised:
+		 * it was stale, and the scan saw all its free runs.
+		 */
 		if (idx == ULONG_MAX && lo >= q->from &&
-		    min(hi, mask_pool.nbits) <= q->size)
-			mask_sum_tighten(lo / MASK_SUM_LEAF_BITS);
+		    min(hi, mask_pool.nbits) <= q->size &&
+		    __test_and_clear_bit(lo / MASK_SUM_LEAF_BITS, mask_pool.sum_stale)) {
+			mask_pool.sum[node].best = q->longest;
+			mask_sum_pull_path(lo / MASK_SUM_LEAF_BITS);
+		}
 		return idx;
 	}
 	span /= 2;
@@ -431,21 +455,40 @@ static unsigned long mask_sum_walk(struct mask_sum_query *q, unsigned long node,
 static unsigned long mask_sum_find(unsigned long size, unsigned long from,
 				   unsigned long nr)
 {
-	struct mask_sum_query q = { from, size, nr, 0 };
-	unsigned long idx;
+	struct mask_sum_query q = { .from = from, .size = size, .nr = nr };
+	unsigned long idx, leaf, node, end, span = MASK_SUM_LEAF_BITS;
 
 	if (from >= size || nr > size - from)
 		return size;
 	/*
-	 * Near the cursor the run is usually within a few words: look there
-	 * first, then walk the tree from where the scan stopped, with its
-	 * trailing free bits as the carry.
+	 * Near the cursor the run is often in the same leaf: scan to its
+	 * end first, then go on through the tree with the scan's trailing
+	 * free bits as the carry.
 	 */
-	q.from = min(size, round_up(from + 1, BITS_PER_LONG) +
-		     MASK_SUM_NEAR_WORDS * BITS_PER_LONG);
+	q.from = min(size, round_up(from + 1, MASK_SUM_LEAF_BITS));
 	idx = mask_sum_scan(&q, from, q.from);
-	if (idx == ULONG_MAX && q.from < size)
-		idx = mask_sum_walk(&q, 1, 0, mask_pool.sum_leaves * MASK_SUM_LEAF_BITS);
+	if (idx != ULONG_MAX || q.from >= size)
+		return idx == ULONG_MAX ? size : idx;
+	/*
+	 * Then up the tree from the next leaf: each right sibling of the
+	 * path, walked down, until one holds the run.  A run near the start
+	 * costs the height of its subtree, not of the tree.
+	 */
+	leaf = q.from / MASK_SUM_LEAF_BITS;
+	node = mask_pool.sum_leaves + leaf;
+	end = (leaf + 1) * MASK_SUM_LEAF_BITS;
+	idx = mask_sum_walk(&q, node, end - span, span);
+	while (idx == ULONG_MAX && end < size) {
+		while (node > 1 && (node & 1)) {
+			node /= 2;
+			span *= 2;
+		}
+		if (node == 1)
+			break;
+		node++;
+		idx = mask_sum_walk(&q, node, end, span);
+		end += span;
+	}
 	return idx == ULONG_MAX ? size : idx;
 }
 

@@ -61,13 +61,13 @@
 #endif
 
 /*
- * Words of the used bitmap per leaf of the search summary: 16 (1024 pages,
- * 4 MiB of pool) bounds a leaf scan to 16 words and makes the summary
- * 24 bytes per 128 bytes of bitmap (12 KiB for a 2 GiB pool).  64-word
- * leaves would need a quarter of that but make a search in a nearly full
- * pool about twice as costly (Documentation/core-api/mask-allocator.rst).
+ * Words of the used bitmap per leaf of the search summary: 8 (512 pages,
+ * 2 MiB of pool) bounds a leaf scan to 8 words and makes the summary
+ * 24 bytes per 64 bytes of bitmap (24 KiB for a 2 GiB pool).  Larger
+ * leaves cost less memory but make a search in a nearly full pool longer
+ * (Documentation/core-api/mask-allocator.rst).
  */
-#define MASK_SUM_LEAF_WORDS	16
+#define MASK_SUM_LEAF_WORDS	8
 
 /* The address limit GFP_DMA stands for (16 MB on x86). */
 static inline u64 mask_compat_limit(void)

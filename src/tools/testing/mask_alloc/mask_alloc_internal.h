@@ -17,7 +17,7 @@
 
 /* Tests build with tiny leaves too, to exercise deep trees. */
 #ifndef MASK_SUM_LEAF_WORDS
-#define MASK_SUM_LEAF_WORDS	16
+#define MASK_SUM_LEAF_WORDS	8
 #endif
 
 static inline u64 mask_compat_limit(void)
