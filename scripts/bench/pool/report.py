@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Table and JSON for the pool part of `make bench`.
+
+usage: report.py --json FILE [facts...] GUEST_OUTPUT...
+
+Each guest output (one per boot, from scripts/bench/pool/guest.sh) holds
+"key: value" facts and the lines of /sys/kernel/debug/mask_alloc/bench of
+each run, prefixed with "bench RUN ":
+
+  bench 1 # iterations 2000 rounds 5 clock_ns 30 pool_free_pages_before ...
+  bench 1 pool24 pages 1 ns 812.4 alloc_pages_ns 301.0 ratio 2.698 pairs ...
+
+Every run measures every path beside alloc_pages() in the same boot, so
+its ratio is the unit here: per path and size the table shows the run
+with the median ratio (the lower median of an even count): the path's ns
+per allocate+free pair, alloc_pages' ns and their ratio, all from that
+run, and the spread (max/min) of all the runs' ratios.
+"""
+import argparse
+import json
+import sys
+
+PAGE = 4096
+PATHS = {
+    'pool24': 'the pool alone below 2^24: mask_pool_alloc_bounce + mask_pool_free_bounce',
+    'pool32': 'the pool alone below 2^32: mask_pool_alloc_bounce + mask_pool_free_bounce',
+    'api24': 'alloc_pages_mask(GFP_KERNEL, size, DMA_BIT_MASK(24)) + __free_pages_mask',
+}
+
+
+def parse(path):
+    facts, runs = {}, {}
+    with open(path, encoding='utf-8', errors='replace') as f:
+        for line in f:
+            w = line.split()
+            if len(w) > 2 and w[0] == 'bench':
+                run = runs.setdefault(int(w[1]), {'header': {}, 'rows': []})
+                kv = w[3:] if w[2] == '#' else w[2:]
+                d = {}
+                if w[2] != '#':
+                    d['path'] = kv.pop(0)
+                for k, v in zip(kv[::2], kv[1::2]):
+                    d[k] = float(v) if '.' in v else int(v)
+                if w[2] == '#':
+                    run['header'] = d
+                else:
+                    run['rows'].append(d)
+            elif ': ' in line:
+                k, v = line.rstrip('\n').split(': ', 1)
+                facts[k] = v
+    return facts, runs
+
+
+def size_label(n):
+    return f'{n // 1024} KiB' if n % 1024 == 0 else f'{n} B'
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--json', required=True)
+    ap.add_argument('--iters', type=int)
+    ap.add_argument('--rounds', type=int)
+    ap.add_argument('--mem')
+    ap.add_argument('--smp')
+    ap.add_argument('--append')
+    ap.add_argument('--elapsed', type=int)
+    ap.add_argument('--loadavg')
+    ap.add_argument('--loadavg-after')
+    ap.add_argument('outputs', nargs='+')
+    a = ap.parse_args()
+
+    boots, samples = [], []
+    for boot, path in enumerate(a.outputs, 1):
+        facts, runs = parse(path)
+        boots.append({'facts': facts,
+                      'runs': [{'run': r, **runs[r]} for r in sorted(runs)]})
+        for r in sorted(runs):
+            if runs[r]['header'].get('error', 0) != 0:
+                print(f'error: boot {boot} run {r}: error {runs[r]["header"]["error"]}',
+                      file=sys.stderr)
+                return 1
+            for row in runs[r]['rows']:
+                samples.append({'boot': boot, 'run': r, **row})
+    if not samples:
+        print('error: no bench results', file=sys.stderr)
+        return 1
+
+    rows = []
+    for p in list(PATHS) + ['alloc_pages']:
+        for pages in sorted({s['pages'] for s in samples}):
+            ss = sorted((s for s in samples if s['path'] == p and s['pages'] == pages),
+                        key=lambda s: s['ratio'])
+            ratios = [s['ratio'] for s in ss]
+            # the run with the median ratio (the lower one of an even count),
+            # so that the three numbers of a row come from one run
+            mid = ss[(len(ss) - 1) // 2]
+            rows.append({
+                'path': p, 'pages': pages, 'size': pages * PAGE,
+                'ns': mid['ns'], 'alloc_pages_ns': mid['alloc_pages_ns'],
+                'ratio': mid['ratio'], 'boot': mid['boot'], 'run': mid['run'],
+                'spread': round(max(ratios) / min(ratios), 2) if min(ratios) > 0 else None,
+                'zones': sum(s['zones'] for s in ss),
+                'runs': len(ss),
+            })
+
+    f0 = boots[0]['facts']
+    hdr0 = boots[0]['runs'][0]['header']
+    nruns = len({(s['boot'], s['run']) for s in samples})
+    print(f"mask pool microbenchmark (mm/mask_alloc_bench.c): {a.mem}, "
+          f"{f0.get('cpus', '?')} CPU, clocksource {f0.get('clocksource', '?')} "
+          f"(step {hdr0.get('clock_ns', '?')} ns), {a.append or 'default pool'}; "
+          f"pool {f0.get('pool_before_lowest_addr', '?')}-"
+          f"{f0.get('pool_before_highest_addr', '?')}, "
+          f"{int(f0.get('pool_before_pool_bytes', 0)) >> 20} MiB")
+    print(f"ns per allocate+free pair, each the median of {a.rounds} rounds x "
+          f"{a.iters} pairs; ratio: path / alloc_pages of the same run; each "
+          f"row is the run with the median ratio of {nruns} runs in "
+          f"{len(boots)} boot(s); spread: max/min of the runs' ratios")
+    print(f"host loadavg {a.loadavg} (start), {a.loadavg_after} (end)")
+    for p, what in PATHS.items():
+        print(f'\n{p}: {what}')
+        if p == 'api24':
+            z = sum(r['zones'] for r in rows if r['path'] == p)
+            print('  unless maskzone=force, every allocation first gets pages '
+                  'from the zones (GFP_DMA32),\n  finds them above 2^24 and '
+                  'frees them, then takes the pool\'s; pool pages are prepared\n'
+                  '  and freed one by one.  '
+                  f'Allocations the zones served: {z}')
+        h = f"{'size':>7} {p + ' ns':>10} {'alloc_pages ns':>14} {'ratio':>6} {'spread':>6}"
+        print(h)
+        print('-' * len(h))
+        for r in rows:
+            if r['path'] != p:
+                continue
+            sp = f"{r['spread']:>6.2f}" if r['spread'] is not None else f"{'-':>6}"
+            print(f"{size_label(r['size']):>7} {r['ns']:>10.1f} "
+                  f"{r['alloc_pages_ns']:>14.1f} {r['ratio']:>6.2f} {sp}")
+
+    pool_ok = all(run['header'].get('pool_free_pages_before') ==
+                  run['header'].get('pool_free_pages_after')
+                  for b in boots for run in b['runs'])
+    if not pool_ok:
+        print('note: the pool did not end as it started in some run '
+              '(pool_free_pages_before/after in the JSON)')
+    doc = {
+        'benchmark': 'mask_alloc/bench',
+        'params': {'iterations': a.iters, 'rounds': a.rounds, 'mem': a.mem,
+                   'smp': a.smp, 'append': a.append,
+                   'statistic': 'per run: median over rounds; per row: the run '
+                                'with the median ratio (lower median)'},
+        'paths': {**PATHS, 'alloc_pages': 'alloc_pages(GFP_KERNEL, order) + __free_pages'},
+        'elapsed_s': a.elapsed,
+        'host_loadavg': a.loadavg,
+        'host_loadavg_after': a.loadavg_after,
+        'pool_whole_after_every_run': pool_ok,
+        'rows': rows,
+        'boots': boots,
+    }
+    with open(a.json, 'w', encoding='utf-8') as out:
+        json.dump(doc, out, indent=1)
+        out.write('\n')
+    print(f'\nJSON: {a.json}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
