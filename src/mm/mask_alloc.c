@@ -64,8 +64,9 @@
  * 2i and 2i + 1, leaf j is node sum_leaves + j) stores for each node the
  * number of free bits at its start (@pre) and at its end (@suf), and its
  * longest free run (@best).  Bits past the end of the bitmap count as
- * used.  "First free run of n bits at or after an index" scans to the end
- * of the first leaf, then walks the tree from there in O(log(leaves)).
+ * used.  "First free run of n bits at or after an index" goes up the tree
+ * from the leaf of that index and down where the run is, in
+ * O(log(leaves)) nodes and few leaf scans.
  *
  * @pre and @suf are always exact.  @best is exact or too high, never too
  * low, so a node whose @best is below the request can be skipped.  An
@@ -250,33 +251,46 @@ static unsigned long mask_used_before(unsigned long lo, unsigned long i)
  * Bits [@a, @b) of leaf @leaf were just set (@set) or cleared.  A set
  * shortens the free prefix or suffix if it is in one; a clear extends the
  * free run around [@a, @b), found from the bitmap, and can only make
- * @best longer.
+ * @best longer.  Returns true if the leaf's counts changed.
  */
-static void mask_sum_leaf_change(unsigned long leaf, unsigned long a,
+static bool mask_sum_leaf_change(unsigned long leaf, unsigned long a,
 				 unsigned long b, bool set)
 {
 	struct mask_sum *s = &mask_pool.sum[mask_pool.sum_leaves + leaf];
 	unsigned long lo = leaf * MASK_SUM_LEAF_BITS;
 	unsigned long end = lo + MASK_SUM_LEAF_BITS;
 	unsigned long l, r;
+	bool changed = false;
 
 	if (set) {
-		if (a - lo < s->pre)
+		if (a - lo < s->pre) {
 			s->pre = a - lo;
-		if (end - b < s->suf)
+			changed = true;
+		}
+		if (end - b < s->suf) {
 			s->suf = end - b;
+			changed = true;
+		}
 		/* It may have split a longest run: @best may now be too high. */
 		__set_bit(leaf, mask_pool.sum_stale);
-		return;
+		return changed;
 	}
 	/* The free run around [a, b) now. */
 	l = mask_used_before(lo, a);
 	r = find_next_bit(mask_pool.used, min(end, mask_pool.nbits), b);
-	if (l == lo)
+	if (l == lo) {
 		s->pre = r - lo;
-	if (r == end)
+		changed = true;
+	}
+	if (r == end) {
 		s->suf = r - l;
-	s->best = max_t(u32, s->best, r - l);
+		changed = true;
+	}
+	if (r - l > s->best) {
+		s->best = r - l;
+		changed = true;
+	}
+	return changed;
 }
 
 /* Recompute the summary's path above leaf @leaf, while something changes. */
@@ -304,29 +318,15 @@ static void mask_sum_tighten(unsigned long leaf)
  */
 static void mask_sum_update(unsigned long start, unsigned long nr, bool set)
 {
-	unsigned long lo = start / MASK_SUM_LEAF_BITS;
-	unsigned long hi = (start + nr - 1) / MASK_SUM_LEAF_BITS;
-	unsigned long node, a, b;
-	struct mask_sum old, *s;
-	u32 span = MASK_SUM_LEAF_BITS;
-	bool changed = false;
+	unsigned long leaf = start / MASK_SUM_LEAF_BITS;
+	unsigned long last = (start + nr - 1) / MASK_SUM_LEAF_BITS;
+	unsigned long a, b;
 
-	for (node = lo; node <= hi; node++) {
-		a = max(start, node * MASK_SUM_LEAF_BITS);
-		b = min(start + nr, (node + 1) * MASK_SUM_LEAF_BITS);
-		s = &mask_pool.sum[mask_pool.sum_leaves + node];
-		old = *s;
-		mask_sum_leaf_change(node, a, b, set);
-		changed |= old.pre != s->pre || old.suf != s->suf ||
-			   old.best != s->best;
-	}
-	/* Go up while something changes; one path once the range is a node. */
-	lo = (lo + mask_pool.sum_leaves) / 2;
-	hi = (hi + mask_pool.sum_leaves) / 2;
-	for (; lo && changed; lo /= 2, hi /= 2, span *= 2) {
-		changed = false;
-		for (node = lo; node <= hi; node++)
-			changed |= mask_sum_pull(node, span);
+	for (; leaf <= last; leaf++) {
+		a = max(start, leaf * MASK_SUM_LEAF_BITS);
+		b = min(start + nr, (leaf + 1) * MASK_SUM_LEAF_BITS);
+		if (mask_sum_leaf_change(leaf, a, b, set))
+			mask_sum_pull_path(leaf);
 	}
 }
 
@@ -461,20 +461,11 @@ static unsigned long mask_sum_find(unsigned long size, unsigned long from,
 	if (from >= size || nr > size - from)
 		return size;
 	/*
-	 * Near the cursor the run is often in the same leaf: scan to its
-	 * end first, then go on through the tree with the scan's trailing
-	 * free bits as the carry.
+	 * The leaf of @from first, then up the tree: each right sibling of
+	 * the path, walked down, until one holds the run.  A run near the
+	 * start costs the height of its subtree, not of the tree.
 	 */
-	q.from = min(size, round_up(from + 1, MASK_SUM_LEAF_BITS));
-	idx = mask_sum_scan(&q, from, q.from);
-	if (idx != ULONG_MAX || q.from >= size)
-		return idx == ULONG_MAX ? size : idx;
-	/*
-	 * Then up the tree from the next leaf: each right sibling of the
-	 * path, walked down, until one holds the run.  A run near the start
-	 * costs the height of its subtree, not of the tree.
-	 */
-	leaf = q.from / MASK_SUM_LEAF_BITS;
+	leaf = from / MASK_SUM_LEAF_BITS;
 	node = mask_pool.sum_leaves + leaf;
 	end = (leaf + 1) * MASK_SUM_LEAF_BITS;
 	idx = mask_sum_walk(&q, node, end - span, span);
