@@ -22,7 +22,9 @@
  *  - pool pages that serve GFP_DMA or coherent memory are never taken for
  *    bounce buffers (swiotlb_find_pool() is NULL for them);
  *  - the counters (dmatlb_get_stats() and the swiotlb_* vm events) move by
- *    exactly what each mapping uses.
+ *    exactly what each mapping uses;
+ *  - bounce buffers failed by fault injection (fail_mask_alloc) look like
+ *    a full pool, also in the middle of a scatter-gather list.
  *
  * Most devices get a private io_tlb_mem that forces bouncing through the
  * mask pool, so that every mapping bounces wherever the original buffer
@@ -1560,6 +1562,108 @@ static void bus_dma_limit(struct kunit *test)
 	}
 }
 
+/* ==== fault injection (fail_mask_alloc, bounce-only) ==== */
+
+/*
+ * Bounce buffers failed on purpose, the pool itself with room: a mapping
+ * returns DMA_MAPPING_ERROR with the message of a full pool (none with
+ * DMA_ATTR_NO_WARN), counts as failed, takes no page.  Bounce-only spares
+ * the allocation API.  Disarmed, the same mapping bounces.
+ */
+static void inject_map_single(struct kunit *test)
+{
+	struct device *dev = tlb_dev(test, 28, true);
+	u8 *cpu = obuf(test, PAGE_SIZE);
+	struct tsnap s0, s1, s2;
+	struct page *page;
+	struct tmap *m;
+
+	pat_fill(cpu, PAGE_SIZE, 0, SEED_ORIG);
+	fail_arm(test, -1, 0, true);
+	capture_start(test, dev_name(dev));
+	tsnap(test, &s0);
+	m = tmap_get(test, dev, cpu, PAGE_SIZE, DMA_TO_DEVICE, 0);
+	KUNIT_EXPECT_EQ(test, m->dma, DMA_MAPPING_ERROR);
+	KUNIT_EXPECT_TRUE_MSG(test, capture_seen(), "no message for an injected failure");
+	m = tmap_get(test, dev, cpu, PAGE_SIZE, DMA_TO_DEVICE, DMA_ATTR_NO_WARN);
+	KUNIT_EXPECT_EQ(test, m->dma, DMA_MAPPING_ERROR);
+	KUNIT_EXPECT_FALSE_MSG(test, capture_seen(), "a message despite DMA_ATTR_NO_WARN");
+	kunit_release_action(test, capture_stop, NULL);
+	tsnap(test, &s1);
+	expect_in_use(test, &s0, &s1, 0, 0);
+	KUNIT_EXPECT_EQ(test, s1.tlb.failed - s0.tlb.failed, 2UL);
+	KUNIT_EXPECT_EQ(test, s1.pool.injected - s0.pool.injected, 2UL);
+	KUNIT_EXPECT_EQ(test, s1.pool.largest_free_bytes, s0.pool.largest_free_bytes);
+	KUNIT_EXPECT_EQ(test, ev(&s0, &s1, EV_ALLOCS), 0L);
+
+	/* bounce-only: the allocation API is not failed. */
+	page = alloc_pages_mask(GFP_KERNEL, PAGE_SIZE, MASK28);
+	KUNIT_EXPECT_NOT_NULL(test, page);
+	if (page)
+		__free_pages_mask(page, PAGE_SIZE);
+
+	fail_disarm();
+	m = tmap_get(test, dev, cpu, PAGE_SIZE, DMA_TO_DEVICE, 0);
+	expect_bounced(test, m);
+	tmap_put(test, m, 0);
+	tsnap(test, &s2);
+	expect_in_use(test, &s0, &s2, 0, 0);
+	KUNIT_EXPECT_EQ(test, s2.pool.injected, s1.pool.injected);
+}
+
+static const unsigned int fail_at[] = { 1, 3, SG_N };
+
+static void fail_at_desc(const unsigned int *k, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "entry %u of %u", *k, SG_N);
+}
+
+KUNIT_ARRAY_PARAM(fail_at, fail_at, fail_at_desc);
+
+/*
+ * dma_map_sg() of five one-page entries with the k-th bounce buffer failed
+ * on purpose (space: k - 1 pages go through first): it returns 0, the
+ * k - 1 entries mapped before are unmapped again without copying back,
+ * and the pool is whole; dma_map_sgtable() then maps all five.
+ */
+static void inject_sg_entry_k(struct kunit *test)
+{
+	static const size_t offs[SG_N] = { 0, 0, 0, 0, 0 };
+	static const size_t lens[SG_N] = { PAGE_SIZE, PAGE_SIZE, PAGE_SIZE, PAGE_SIZE,
+					   PAGE_SIZE };
+	const unsigned int *k = test->param_value;
+	struct device *dev = tlb_dev(test, 24, true);
+	struct tsnap s0, s1, s2;
+	u8 *bufs[SG_N];
+	struct tsg *s;
+	int i, ret;
+
+	s = tsg_build(test, dev, SG_N, offs, lens, bufs);
+	/* A page goes through while space is above it: k - 1 of them. */
+	fail_arm(test, 1, *k, true);
+	tsnap(test, &s0);
+	ret = dma_map_sg_attrs(dev, s->t.sgl, SG_N, DMA_BIDIRECTIONAL, DMA_ATTR_NO_WARN);
+	tsnap(test, &s1);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	expect_in_use(test, &s0, &s1, 0, 0);
+	KUNIT_EXPECT_EQ(test, s1.tlb.failed - s0.tlb.failed, 1UL);
+	KUNIT_EXPECT_EQ(test, s1.pool.injected - s0.pool.injected, 1UL);
+	KUNIT_EXPECT_EQ(test, ev(&s0, &s1, EV_ALLOCS), (long)*k - 1);
+	KUNIT_EXPECT_EQ(test, ev(&s0, &s1, EV_FREES), (long)*k - 1);
+	KUNIT_EXPECT_EQ(test, s1.pool.largest_free_bytes, s0.pool.largest_free_bytes);
+	for (i = 0; i < SG_N; i++)
+		expect_pat(test, bufs[i], PAGE_SIZE, 0, SEED_ORIG + i, "original after failure");
+
+	/* times used up: the whole list maps. */
+	s->dir = DMA_TO_DEVICE;
+	KUNIT_ASSERT_EQ(test, dma_map_sgtable(dev, &s->t, DMA_TO_DEVICE, 0), 0);
+	s->mapped = true;
+	tsnap(test, &s2);
+	expect_in_use(test, &s0, &s2, SG_N, SG_N);
+	KUNIT_EXPECT_EQ(test, s2.pool.injected, s1.pool.injected);
+	kunit_release_action(test, tsg_release, s);
+}
+
 /* ==== counters ==== */
 
 /*
@@ -1655,6 +1759,9 @@ static struct kunit_case dmatlb_cases[] = {
 	KUNIT_CASE_PARAM(exhaustion, bits_gen_params),
 	/* counters */
 	KUNIT_CASE_PARAM(counters, bits_gen_params),
+	/* fault injection */
+	KUNIT_CASE(inject_map_single),
+	KUNIT_CASE_PARAM(inject_sg_entry_k, fail_at_gen_params),
 	{}
 };
 
