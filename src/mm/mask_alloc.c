@@ -889,8 +889,8 @@ static bool mask_run_is_alloc(unsigned long pfn, unsigned long nr)
  * @page: first page of the allocation
  * @size: size in bytes, exactly as passed to the allocation
  *
- * Pages that came from the normal zones go back with __free_pages().
- * Pool pages are checked first: @page must start an allocated run of
+ * Pages that came from the normal zones go back with __free_pages(), if
+ * @size is one the zones can have served.  Pool pages are checked first: @page must start an allocated run of
  * exactly @size (rounded up to pages); anything else is reported once
  * with a warning, counted as misuse, and nothing is freed.  If someone
  * still holds a reference to @page, the other pages are freed now and
@@ -908,6 +908,11 @@ void __free_pages_mask(struct page *page, size_t size)
 		return;
 	}
 	if (!mask_pool_page(page)) {
+		/* The zones never gave out more than MAX_PAGE_ORDER. */
+		if (WARN_ON_ONCE(get_order(size) > MAX_PAGE_ORDER)) {
+			mask_misuse();
+			return;
+		}
 		__free_pages(page, get_order(size));
 		return;
 	}
@@ -1320,6 +1325,9 @@ static int __init setup_maskzone(char *s)
 		       s, (unsigned long long)MASK_POOL_LIMIT);
 		return -EINVAL;
 	}
+	if (size & ~PAGE_MASK)
+		pr_warn("maskzone=%s is not a whole number of pages; the pool gets %llu bytes\n",
+			s, (unsigned long long)PAGE_ALIGN(size));
 	mask_zone_size = size;
 	mask_pool.force = force;
 	return 0;

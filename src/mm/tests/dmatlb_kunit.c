@@ -24,7 +24,8 @@
  *  - the counters (dmatlb_get_stats() and the swiotlb_* vm events) move by
  *    exactly what each mapping uses;
  *  - bounce buffers failed by fault injection (fail_mask_alloc) look like
- *    a full pool, also in the middle of a scatter-gather list.
+ *    a full pool, also in the middle of a scatter-gather list;
+ *  - addresses that were never mapped are never taken for bounce buffers.
  *
  * Most devices get a private io_tlb_mem that forces bouncing through the
  * mask pool, so that every mapping bounces wherever the original buffer
@@ -1664,6 +1665,120 @@ static void inject_sg_entry_k(struct kunit *test)
 	kunit_release_action(test, tsg_release, s);
 }
 
+/* ==== bad input: addresses that were never mapped ==== */
+
+#define EXPECT_DMATLB_WARNING	"vm-run: expect-warning: kernel/dma/dmatlb\\.c\n"
+
+/*
+ * Syncs and unmaps reach dmatlb only for addresses that swiotlb_find_pool()
+ * finds.  It finds none for a pool page from alloc_pages_mask(), a page
+ * outside the pool, or a bounce buffer already unmapped (a stale handle;
+ * pool_buffers_not_bounce covers GFP_DMA and coherent memory), so dma-direct
+ * neither copies nor frees there.  dmatlb_unmap() called for such an
+ * address anyway warns once, frees nothing and reports 0 slabs; the pool
+ * does not change.
+ */
+static void never_mapped_not_found(struct kunit *test)
+{
+	struct device *dev = tlb_dev(test, 24, true);
+	u8 *cpu = obuf(test, PAGE_SIZE);
+	struct tsnap s0, s1;
+	struct pmask *pm;
+	phys_addr_t stale;
+	struct page *page;
+	struct tmap *m;
+
+	pm = kunit_kzalloc(test, sizeof(*pm), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pm);
+	pm->size = PAGE_SIZE;
+	pm->page = alloc_pages_mask(GFP_KERNEL, pm->size, MASK24);
+	KUNIT_ASSERT_NOT_NULL(test, pm->page);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, pmask_free, pm), 0);
+
+	m = tmap_get(test, dev, cpu, PAGE_SIZE, DMA_TO_DEVICE, 0);
+	expect_bounced(test, m);
+	stale = tmap_phys(m);
+	tmap_put(test, m, 0);
+
+	/* A pool page from alloc_pages_mask(), and the freed bounce page. */
+	page = pm->page;
+	tsnap(test, &s0);
+	KUNIT_EXPECT_NULL(test, swiotlb_find_pool(dev, stale));
+	KUNIT_EXPECT_NULL(test, swiotlb_find_pool(dev, page_to_phys(page)));
+	KUNIT_EXPECT_NULL(test, swiotlb_find_pool(dev, page_to_phys(page) + 0x10));
+	KUNIT_EXPECT_NULL(test, swiotlb_find_pool(dev, virt_to_phys(cpu)));
+
+	pr_info(EXPECT_DMATLB_WARNING);
+	KUNIT_EXPECT_EQ(test, dmatlb_unmap(dev, page_to_phys(page), PAGE_SIZE,
+					   DMA_BIDIRECTIONAL, 0), 0UL);
+	KUNIT_EXPECT_EQ(test, dmatlb_unmap(dev, stale, PAGE_SIZE, DMA_TO_DEVICE, 0), 0UL);
+	tsnap(test, &s1);
+	expect_in_use(test, &s0, &s1, 0, 0);
+	KUNIT_EXPECT_EQ(test, s1.pool.misuse, s0.pool.misuse);
+	KUNIT_EXPECT_EQ(test, s1.pool.largest_free_bytes, s0.pool.largest_free_bytes);
+	KUNIT_EXPECT_EQ(test, ev(&s0, &s1, EV_FREES), 0L);
+	KUNIT_EXPECT_TRUE(test, mask_pool_page(page));
+	KUNIT_EXPECT_FALSE(test, dmatlb_type(page_to_phys(page)));
+}
+
+/* ==== bad input: the dmatlb= parameter ==== */
+
+struct dmatlb_parse_case {
+	const char *in;
+	int ret;
+	bool on;
+};
+
+static const struct dmatlb_parse_case dmatlb_parse_cases[] = {
+	{ "on", 0, true },
+	{ "off", 0, false },
+	{ NULL, -EINVAL },	/* a bare "dmatlb" */
+	{ "", -EINVAL },
+	{ "junk", -EINVAL },
+	{ "ON", -EINVAL },
+	{ "Off", -EINVAL },
+	{ "on,", -EINVAL },
+	{ "on ", -EINVAL },
+	{ " on", -EINVAL },
+	{ "onx", -EINVAL },
+	{ "o", -EINVAL },
+	{ "offf", -EINVAL },
+	{ "on,off", -EINVAL },
+	{ "1", -EINVAL },
+	{ "0", -EINVAL },
+	{ "yes", -EINVAL },
+	{ "force", -EINVAL },
+};
+
+static void dmatlb_parse_desc(const struct dmatlb_parse_case *c, char *desc)
+{
+	if (c->in)
+		snprintf(desc, KUNIT_PARAM_DESC_SIZE, "\"%s\"", c->in);
+	else
+		strscpy(desc, "NULL", KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(dmatlb_parse, dmatlb_parse_cases, dmatlb_parse_desc);
+
+/*
+ * dmatlb_parse() takes exactly "on" and "off" and on error touches
+ * nothing; setup_dmatlb() then reports the value and keeps the default
+ * (checked at boot by scripts/run-tests with "dmatlb=junk").
+ */
+static void dmatlb_param_parse(struct kunit *test)
+{
+	const struct dmatlb_parse_case *c = test->param_value;
+	bool on, in;
+
+	for (in = false; ; in = true) {
+		on = in;
+		KUNIT_EXPECT_EQ(test, dmatlb_parse(c->in, &on), c->ret);
+		KUNIT_EXPECT_EQ(test, on, c->ret ? in : c->on);
+		if (in)
+			break;
+	}
+}
+
 /* ==== counters ==== */
 
 /*
@@ -1762,6 +1877,9 @@ static struct kunit_case dmatlb_cases[] = {
 	/* fault injection */
 	KUNIT_CASE(inject_map_single),
 	KUNIT_CASE_PARAM(inject_sg_entry_k, fail_at_gen_params),
+	/* bad input */
+	KUNIT_CASE(never_mapped_not_found),
+	KUNIT_CASE_PARAM(dmatlb_param_parse, dmatlb_parse_gen_params),
 	{}
 };
 

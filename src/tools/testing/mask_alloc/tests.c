@@ -1338,6 +1338,126 @@ static void t_stress_random_seed(void)
 }
 
 
+/* ---- bad input that is not misuse: clear messages, the pool unchanged ---- */
+
+/* SIZE_MAX can never fit: NULL and the usual message at once, even for GFP_KERNEL. */
+static void t_bad_size_max(void)
+{
+	struct mask_pool_stats st0, st;
+	unsigned long before;
+	struct page *a;
+
+	harness_boot_default();
+	st0 = stats();
+	harness_log_clear();
+	CHECK(!alloc_pages_mask(GFP_KERNEL, SIZE_MAX, M(16) - 1));
+	CHECK(harness_log_contains("cannot allocate 18446744073709551615 bytes below 0xffffff"));
+	CHECK(!alloc_pages_mask(GFP_KERNEL | __GFP_NOFAIL, SIZE_MAX, ~0ULL));
+	CHECK(!alloc_pages_mask(GFP_KERNEL, SIZE_MAX - PAGE_SIZE + 2, M(16) - 1));
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(ULONG_MAX, ~0ULL, 0, 0, ~0UL)), -E2BIG);
+	CHECK_EQ(harness_wait_calls, 0);
+	CHECK_EQ(harness_buddy_calls, 0);	/* too big for any zone */
+	/* A free of a real allocation with SIZE_MAX: misuse, nothing freed. */
+	a = alloc_page_mask(GFP_KERNEL, M(16) - 1);
+	__free_pages_mask(a, SIZE_MAX);
+	st = stats();
+	CHECK_EQ(st.misuse, 1);
+	CHECK_EQ(st.used_bytes, PG(1));
+	__free_page_mask(a);
+	/* Also for a page from the zones: no order-52 __free_pages(). */
+	before = harness_buddy_free_pages();
+	a = alloc_pages_mask(GFP_KERNEL, PG(1), M(32) - 1);
+	CHECK(a && !mask_pool_page(a));
+	__free_pages_mask(a, SIZE_MAX);
+	CHECK_EQ(stats().misuse, 2);
+	CHECK_EQ(harness_buddy_free_pages(), before - 1);
+	__free_pages_mask(a, PG(1));
+	CHECK_EQ(harness_buddy_free_pages(), before);
+	st = stats();
+	CHECK_EQ(st.free_bytes, st0.free_bytes);
+	CHECK_EQ(st.largest_free_bytes, st0.largest_free_bytes);
+	CHECK_EQ(vm(MASK_FAIL), 3);
+	expected_warnings = 2;	/* one WARN_ON_ONCE site for each */
+}
+
+/* The pool starts at 64 KB: a mask below it has nothing, and says so. */
+static void t_bad_mask_below_pool(void)
+{
+	struct harness_boot_opts o = { .holes = true, .has_param = true, .param = "force" };
+	struct mask_pool_stats st0, st;
+
+	harness_boot(&o);
+	st0 = stats();
+	harness_log_clear();
+	CHECK(!alloc_page_mask(GFP_KERNEL, HOLE0_END - 1));
+	CHECK(harness_log_contains("cannot allocate 4096 bytes below 0xffff"));
+	CHECK(!alloc_page_mask(GFP_KERNEL, 0));
+	CHECK(!alloc_pages_mask(GFP_KERNEL, PG(2), HOLE0_END + PAGE_SIZE - 1));
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(1, HOLE0_END - 1, 0, 0, ~0UL)), -ERANGE);
+	CHECK_EQ(harness_wait_calls, 0);
+	st = stats();
+	CHECK_EQ(st.free_bytes, st0.free_bytes);
+	CHECK_EQ(st.largest_free_bytes, st0.largest_free_bytes);
+	CHECK_EQ(st.misuse, 0);
+	CHECK_EQ(vm(MASK_FAIL), 3);
+}
+
+/*
+ * A mask with holes is an address limit (the DMA API's meaning): the run
+ * ends at or below it, top-down, whatever bits lie under the holes.
+ */
+static void t_bad_mask_with_holes(void)
+{
+	const u64 mask = 0x00a0f0ffULL;		/* highest whole page 0xa0e */
+	struct page *a;
+
+	boot_force();
+	a = alloc_pages_mask(GFP_KERNEL, PG(3), mask);
+	CHECK_EQ(pfn(a), 0xa0e - 2);
+	CHECK(page_to_phys(a) + PG(3) - 1 <= mask);
+	a ? __free_pages_mask(a, PG(3)) : (void)0;
+	CHECK(!alloc_pages_mask(GFP_KERNEL, PG(1), 0x0fffULL - 1));	/* no whole page */
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(stats().largest_free_bytes, M(16));
+	CHECK_EQ(stats().misuse, 0);
+}
+
+/* Bounce frees of a foreign (buddy) page and of the middle of a run. */
+static void t_bad_free_bounce_foreign_middle(void)
+{
+	struct page *foreign, *p;
+
+	harness_boot_default();
+	foreign = alloc_pages_node(NUMA_NO_NODE, GFP_KERNEL, 0);
+	CHECK(foreign && !mask_pool_page(foreign));
+	p = mask_pool_alloc_bounce(4, M(16) - 1, 0, 0, ~0UL);
+	CHECK(!IS_ERR(p));
+	if (!foreign || IS_ERR(p))
+		return;
+	harness_log_clear();
+	mask_pool_free_bounce(foreign, 1);
+	CHECK(harness_log_contains("WARNING: "));
+	mask_pool_free_bounce(p + 1, 2);
+	mask_pool_free_bounce(p + 3, 1);
+	CHECK_EQ(stats().misuse, 3);
+	CHECK_EQ(stats().used_bytes, PG(4));
+	CHECK_EQ(foreign->_refcount, 1);
+	CHECK(p[1]._refcount == 1 && p[3]._refcount == 1);
+	mask_pool_free_bounce(p, 4);
+	__free_pages(foreign, 0);
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(stats().largest_free_bytes, M(16));
+	expected_warnings = 1;
+}
+
+/* A size that is not a whole number of pages: rounded up, and said so. */
+static void t_param_unaligned(void)
+{
+	boot_param("12345");
+	CHECK(harness_log_contains("maskzone=12345 is not a whole number of pages; the pool gets 16384 bytes"));
+	CHECK_EQ(stats().pool_bytes, PG(4));
+}
+
 /* ---- fault injection (fail_mask_alloc), driven through the fake should_fail_ex() ---- */
 
 /* Arm the attribute: every request fails, @times times (-1: always). */
@@ -1540,6 +1660,8 @@ static const struct test_case tests[] = {
 	T(event_counts), T(node_variant),
 	T(bounce_top_down_refcounts), T(bounce_alignment_offset),
 	T(bounce_errors), T(bounce_boundary), T(bounce_misuse),
+	T(bad_size_max), T(bad_mask_below_pool), T(bad_mask_with_holes),
+	T(bad_free_bounce_foreign_middle), T(param_unaligned),
 	T(fail_alloc_like_full_pool), T(fail_filters), T(fail_space_pages),
 	T(fail_bounce_only), T(fail_boot_param), T(fail_boot_param_bad),
 	T(stress_fixed_seed), T(stress_random_seed),
