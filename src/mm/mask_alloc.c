@@ -611,11 +611,17 @@ struct fail_mask_alloc_attr fail_mask_alloc = {
 };
 EXPORT_SYMBOL_IF_KUNIT(fail_mask_alloc);
 
+/* An early parameter, so that it also covers allocations during boot. */
 static int __init setup_fail_mask_alloc(char *str)
 {
-	return setup_fault_attr(&fail_mask_alloc.attr, str);
+	if (!str) {
+		pr_err("fail_mask_alloc needs a value: fail_mask_alloc=<interval>,<probability>,<space>,<times>; nothing armed\n");
+		return -EINVAL;
+	}
+	/* It reports what it cannot parse, and then changes nothing. */
+	return setup_fault_attr(&fail_mask_alloc.attr, str) ? 0 : -EINVAL;
 }
-__setup("fail_mask_alloc=", setup_fail_mask_alloc);
+early_param("fail_mask_alloc", setup_fail_mask_alloc);
 
 /* Fail this request of @nr pages?  @bounce: from mask_pool_alloc_bounce(). */
 static bool should_fail_mask_alloc(gfp_t gfp, unsigned long nr, bool bounce)
@@ -890,8 +896,9 @@ static bool mask_run_is_alloc(unsigned long pfn, unsigned long nr)
  * @size: size in bytes, exactly as passed to the allocation
  *
  * Pages that came from the normal zones go back with __free_pages(), if
- * @size is one the zones can have served.  Pool pages are checked first: @page must start an allocated run of
- * exactly @size (rounded up to pages); anything else is reported once
+ * @size is one the zones can have served.  Pool pages are checked first:
+ * @page must start an allocated run of exactly @size (rounded up to
+ * pages); anything else is reported once
  * with a warning, counted as misuse, and nothing is freed.  If someone
  * still holds a reference to @page, the other pages are freed now and
  * @page when that reference is dropped (the __free_pages() rule).

@@ -25,7 +25,7 @@
  *               early_param, late_initcall, zone_dma_limit
  *  - fault injection (CONFIG_FAIL_MASK_ALLOC): struct fault_attr,
  *               FAULT_ATTR_INITIALIZER, should_fail_ex, setup_fault_attr,
- *               __setup, fault_create_debugfs_attr, debugfs_create_bool/u32
+ *               fault_create_debugfs_attr, debugfs_create_bool/u32
  */
 #ifndef _MM_MASK_ALLOC_INTERNAL_H
 #define _MM_MASK_ALLOC_INTERNAL_H

@@ -647,6 +647,20 @@ int setup_fault_attr(struct fault_attr *attr, char *str)
 
 /* ---------------- boot ---------------- */
 
+extern const struct harness_param __start_harness_params[], __stop_harness_params[];
+
+/* The early_param() handler of mm/mask_alloc.c for @name. */
+int (*harness_param(const char *name))(char *s)
+{
+	const struct harness_param *p;
+
+	for (p = __start_harness_params; p < __stop_harness_params; p++)
+		if (!strcmp(p->name, name))
+			return p->fn;
+	harness_error("no early_param(\"%s\")", name);
+	abort();
+}
+
 void harness_boot(const struct harness_boot_opts *o)
 {
 	char param[128];
@@ -660,14 +674,14 @@ void harness_boot(const struct harness_boot_opts *o)
 	if (o->has_param) {
 		if (o->param) {
 			snprintf(param, sizeof(param), "%s", o->param);
-			harness_early_param_fn(param);
+			harness_param("maskzone")(param);
 		} else {
-			harness_early_param_fn(NULL);
+			harness_param("maskzone")(NULL);
 		}
 	}
-	if (o->setup) {
-		snprintf(param, sizeof(param), "%s", o->setup);
-		harness_setup_fn(param);
+	if (o->fail_param) {
+		snprintf(param, sizeof(param), "%s", o->fail_param);
+		harness_param("fail_mask_alloc")(param);
 	}
 	mask_pool_reserve_low(o->low_limit ? o->low_limit : SZ_16M);
 	if (o->increase)

@@ -13,7 +13,7 @@ struct harness_boot_opts {
 	unsigned long increase;	/* increase_mask_zone() bytes, 0: not called */
 	phys_addr_t low_limit;	/* mask_pool_reserve_low() limit, 0: 16 MB */
 	bool no_handover;	/* stop before mask_pool_handover() */
-	const char *setup;	/* the __setup() handler's value, or NULL */
+	const char *fail_param;	/* fail_mask_alloc= value, or NULL */
 };
 
 /* Holes made by .holes = true (byte ranges). */

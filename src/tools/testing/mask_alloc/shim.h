@@ -409,19 +409,18 @@ extern unsigned long harness_should_fail_calls;
 #define EXPORT_SYMBOL_IF_KUNIT(sym)	extern typeof(sym) sym
 
 /* ---- init calls and parameters ---- */
-extern int (*harness_early_param_fn)(char *s);
-extern const char *harness_early_param_name;
-extern int (*harness_late_initcall)(void);
+/* Early parameters go to a section; harness_param() finds them by name. */
+struct harness_param {
+	const char *name;
+	int (*fn)(char *s);
+};
 #define early_param(str, fn)						\
-	int (*harness_early_param_fn)(char *s) = fn;			\
-	const char *harness_early_param_name = str
+	static const struct harness_param __harness_param_##fn		\
+	__attribute__((used, section("harness_params"),		\
+		       aligned(sizeof(void *)))) = { str, fn }
+int (*harness_param(const char *name))(char *s);
+extern int (*harness_late_initcall)(void);
 #define late_initcall(fn)	int (*harness_late_initcall)(void) = fn
-/* One __setup() in the file: "fail_mask_alloc=". */
-extern int (*harness_setup_fn)(char *s);
-extern const char *harness_setup_name;
-#define __setup(str, fn)						\
-	int (*harness_setup_fn)(char *s) = fn;				\
-	const char *harness_setup_name = str
 
 /* ---- debugfs / seq_file ---- */
 struct seq_file {

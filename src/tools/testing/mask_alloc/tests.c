@@ -1583,7 +1583,7 @@ static void t_fail_bounce_only(void)
 /* fail_mask_alloc=<interval>,<probability>,<space>,<times> at boot. */
 static void t_fail_boot_param(void)
 {
-	struct harness_boot_opts o = { .setup = "1,100,0,2" };
+	struct harness_boot_opts o = { .fail_param = "1,100,0,2" };
 
 	harness_boot(&o);
 	CHECK_EQ(fail_mask_alloc.attr.probability, 100);
@@ -1596,13 +1596,15 @@ static void t_fail_boot_param(void)
 }
 
 /*
- * A malformed value: lib/fault-inject.c's message, the handler returns 0
- * (not handled), nothing is armed and the pool is the default one.
+ * A malformed value: lib/fault-inject.c's message (or ours for a bare
+ * "fail_mask_alloc"), -EINVAL, nothing is armed and the pool is the
+ * default one.
  */
 static void t_fail_boot_param_bad(void)
 {
 	static const char * const bad[] = { "1,100", "", "1,100,0" };
-	struct harness_boot_opts o = { .setup = "junk" };
+	struct harness_boot_opts o = { .fail_param = "junk" };
+	int (*fn)(char *s) = harness_param("fail_mask_alloc");
 	char buf[16];
 	unsigned int i;
 
@@ -1611,9 +1613,12 @@ static void t_fail_boot_param_bad(void)
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		harness_log_clear();
 		snprintf(buf, sizeof(buf), "%s", bad[i]);
-		CHECK_EQ(harness_setup_fn(buf), 0);
+		CHECK_EQ(fn(buf), -EINVAL);
 		CHECK(harness_log_contains("FAULT_INJECTION: failed to parse arguments"));
 	}
+	harness_log_clear();
+	CHECK_EQ(fn(NULL), -EINVAL);
+	CHECK(harness_log_contains("mask_alloc: fail_mask_alloc needs a value"));
 	CHECK_EQ(fail_mask_alloc.attr.probability, 0);
 	CHECK_EQ(stats().pool_bytes, M(16));
 	CHECK(alloc_page_mask(GFP_ATOMIC, M(8) - 1));
