@@ -105,6 +105,7 @@ struct mask_sum {
  * @free_seq:	incremented on every release, so a waiter that saw the pool
  *		full cannot miss a free that happened before it slept.
  * @misuse:	API misuse detected (counted even after WARN_ON_ONCE fired).
+ * @injected:	allocations failed by fault injection (fail_mask_alloc).
  * @force:	"maskzone=force": never try the buddy allocator first.
  */
 struct mask_pool {
@@ -123,12 +124,14 @@ struct mask_pool {
 	unsigned long free_pages;
 	unsigned long free_seq;
 	atomic_long_t misuse;
+	atomic_long_t injected;
 	bool force;
 };
 
 static struct mask_pool mask_pool = {
 	.lock = __SPIN_LOCK_UNLOCKED(mask_pool.lock),
 	.misuse = ATOMIC_LONG_INIT(0),
+	.injected = ATOMIC_LONG_INIT(0),
 };
 
 static DECLARE_WAIT_QUEUE_HEAD(mask_pool_wait);
@@ -582,6 +585,80 @@ static unsigned long mask_pool_find(unsigned long nr, unsigned long end_pfn,
 }
 
 /*
+ * Fault injection (CONFIG_FAIL_MASK_ALLOC), like mm/fail_page_alloc.c:
+ * "fail_mask_alloc=<interval>,<probability>,<space>,<times>" at boot and
+ * /sys/kernel/debug/fail_mask_alloc/ later, with the knobs below.  It is
+ * asked at the two entry points of the pool, mask_pool_alloc() and
+ * mask_pool_alloc_bounce(), once a request could fit, and an injected
+ * failure returns what a full pool returns there, before any page is
+ * taken: callers take their exhaustion path, with its counters and
+ * messages.  The size given to the attribute (for @space) is in pages.
+ */
+#ifdef CONFIG_FAIL_MASK_ALLOC
+struct fail_mask_alloc_attr fail_mask_alloc = {
+	.attr = FAULT_ATTR_INITIALIZER,
+	.ignore_gfp_reclaim = true,
+	.min_pages = 1,
+};
+EXPORT_SYMBOL_IF_KUNIT(fail_mask_alloc);
+
+/* An early parameter, so that it also covers allocations during boot. */
+static int __init setup_fail_mask_alloc(char *str)
+{
+	if (!str) {
+		pr_err("fail_mask_alloc needs a value: fail_mask_alloc=<interval>,<probability>,<space>,<times>; nothing armed\n");
+		return -EINVAL;
+	}
+	/* It reports what it cannot parse, and then changes nothing. */
+	return setup_fault_attr(&fail_mask_alloc.attr, str) ? 0 : -EINVAL;
+}
+early_param("fail_mask_alloc", setup_fail_mask_alloc);
+
+/* Fail this request of @nr pages?  @bounce: from mask_pool_alloc_bounce(). */
+static bool should_fail_mask_alloc(gfp_t gfp, unsigned long nr, bool bounce)
+{
+	if (gfp & __GFP_NOFAIL)
+		return false;
+	if (nr < READ_ONCE(fail_mask_alloc.min_pages))
+		return false;
+	if (!bounce && READ_ONCE(fail_mask_alloc.bounce_only))
+		return false;
+	if (READ_ONCE(fail_mask_alloc.ignore_gfp_reclaim) &&
+	    (gfp & __GFP_DIRECT_RECLAIM))
+		return false;
+	if (!should_fail_ex(&fail_mask_alloc.attr, nr,
+			    (gfp & __GFP_NOWARN) ? FAULT_NOWARN : 0))
+		return false;
+	atomic_long_inc(&mask_pool.injected);
+	return true;
+}
+
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+static int __init fail_mask_alloc_debugfs(void)
+{
+	umode_t mode = S_IFREG | 0600;
+	struct dentry *dir;
+
+	dir = fault_create_debugfs_attr("fail_mask_alloc", NULL,
+					&fail_mask_alloc.attr);
+	debugfs_create_bool("ignore-gfp-wait", mode, dir,
+			    &fail_mask_alloc.ignore_gfp_reclaim);
+	debugfs_create_bool("bounce-only", mode, dir,
+			    &fail_mask_alloc.bounce_only);
+	debugfs_create_u32("min-pages", mode, dir, &fail_mask_alloc.min_pages);
+	return 0;
+}
+late_initcall(fail_mask_alloc_debugfs);
+#endif /* CONFIG_FAULT_INJECTION_DEBUG_FS */
+#else /* !CONFIG_FAIL_MASK_ALLOC */
+static inline bool should_fail_mask_alloc(gfp_t gfp, unsigned long nr,
+					  bool bounce)
+{
+	return false;
+}
+#endif /* CONFIG_FAIL_MASK_ALLOC */
+
+/*
  * Allocate @nr pool pages below @end_pfn, aligned to 1 << @order.
  *
  * Waiting, only if gfpflags_allow_blocking(@gfp):
@@ -607,6 +684,9 @@ static struct page *mask_pool_alloc(gfp_t gfp, unsigned long nr,
 	/* Never fits, whatever is freed: do not wait for it. */
 	if (end_pfn <= mask_pool.base_pfn || nr > mask_pool.pool_pages ||
 	    nr > min(end_pfn, mask_pool.max_pfn + 1) - mask_pool.base_pfn)
+		return NULL;
+	/* Injected: fail as a full pool does, before taking anything. */
+	if (should_fail_mask_alloc(gfp, nr, false))
 		return NULL;
 
 	for (;;) {
@@ -806,9 +886,10 @@ static bool mask_run_is_alloc(unsigned long pfn, unsigned long nr)
  * @page: first page of the allocation
  * @size: size in bytes, exactly as passed to the allocation
  *
- * Pages that came from the normal zones go back with __free_pages().
- * Pool pages are checked first: @page must start an allocated run of
- * exactly @size (rounded up to pages); anything else is reported once
+ * Pages that came from the normal zones go back with __free_pages(), if
+ * @size is one the zones can have served.  Pool pages are checked first:
+ * @page must start an allocated run of exactly @size (rounded up to
+ * pages); anything else is reported once
  * with a warning, counted as misuse, and nothing is freed.  If someone
  * still holds a reference to @page, the other pages are freed now and
  * @page when that reference is dropped (the __free_pages() rule).
@@ -825,6 +906,11 @@ void __free_pages_mask(struct page *page, size_t size)
 		return;
 	}
 	if (!mask_pool_page(page)) {
+		/* The zones never gave out more than MAX_PAGE_ORDER. */
+		if (WARN_ON_ONCE(get_order(size) > MAX_PAGE_ORDER)) {
+			mask_misuse();
+			return;
+		}
 		__free_pages(page, get_order(size));
 		return;
 	}
@@ -1014,6 +1100,9 @@ struct page *mask_pool_alloc_bounce(unsigned long nr, u64 limit,
 	if (nr > mask_pool.pool_pages || nr - 1 > boundary_mask ||
 	    nr > min(end_pfn, mask_pool.max_pfn + 1) - mask_pool.base_pfn)
 		return ERR_PTR(-E2BIG);
+	/* Injected: fail as a full pool does, before taking anything. */
+	if (should_fail_mask_alloc(GFP_ATOMIC, nr, true))
+		return ERR_PTR(-ENOMEM);
 
 	spin_lock_irqsave(&mask_pool.lock, flags);
 	pfn = mask_pool_find(nr, end_pfn, align_mask, align_pfn, boundary_mask);
@@ -1085,6 +1174,7 @@ void mask_pool_get_stats(struct mask_pool_stats *st)
 
 	*st = (struct mask_pool_stats){ };
 	st->misuse = atomic_long_read(&mask_pool.misuse);
+	st->injected = atomic_long_read(&mask_pool.injected);
 	st->force = READ_ONCE(mask_pool.force);
 	st->timeout_ms = jiffies_to_msecs(READ_ONCE(mask_timeout));
 	if (!mask_pool.pool_pages)
@@ -1233,6 +1323,9 @@ static int __init setup_maskzone(char *s)
 		       s, (unsigned long long)MASK_POOL_LIMIT);
 		return -EINVAL;
 	}
+	if (size & ~PAGE_MASK)
+		pr_warn("maskzone=%s is not a whole number of pages; the pool gets %llu bytes\n",
+			s, (unsigned long long)PAGE_ALIGN(size));
 	mask_zone_size = size;
 	mask_pool.force = force;
 	return 0;
@@ -1469,6 +1562,7 @@ static int mask_summary_show(struct seq_file *m, void *v)
 		   (unsigned long long)st.largest_free_bytes);
 	seq_printf(m, "used_bytes: %llu\n", (unsigned long long)st.used_bytes);
 	seq_printf(m, "misuse: %lu\n", st.misuse);
+	seq_printf(m, "injected: %lu\n", st.injected);
 	seq_printf(m, "force: %d\n", st.force);
 	seq_printf(m, "timeout_ms: %u\n", st.timeout_ms);
 	return 0;

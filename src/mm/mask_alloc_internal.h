@@ -23,6 +23,9 @@
  *               BITMAP_LAST_WORD_MASK
  *  - misc:      kstrtoull, WARN_ON_ONCE, pr_*, debugfs/seq_file,
  *               early_param, late_initcall, zone_dma_limit
+ *  - fault injection (CONFIG_FAIL_MASK_ALLOC): struct fault_attr,
+ *               FAULT_ATTR_INITIALIZER, should_fail_ex, setup_fault_attr,
+ *               fault_create_debugfs_attr, debugfs_create_bool/u32
  */
 #ifndef _MM_MASK_ALLOC_INTERNAL_H
 #define _MM_MASK_ALLOC_INTERNAL_H
@@ -32,6 +35,7 @@
 #include <linux/debugfs.h>
 #include <linux/dma-direct.h>
 #include <linux/export.h>
+#include <linux/fault-inject.h>
 #include <linux/gfp.h>
 #include <linux/init.h>
 #include <linux/jiffies.h>
@@ -84,6 +88,29 @@ static inline bool mask_free_prepare(struct page *page, unsigned int order)
 {
 	return free_pages_prepare(page, order);
 }
+
+#ifdef CONFIG_FAIL_MASK_ALLOC
+/**
+ * struct fail_mask_alloc_attr - fault injection into the pool (fail_mask_alloc)
+ * @attr: the standard attribute: probability, interval, times, space (in
+ *	pages), verbose, task-filter...
+ * @ignore_gfp_reclaim: "ignore-gfp-wait": never fail requests that may sleep
+ * @bounce_only: "bounce-only": fail only mask_pool_alloc_bounce() (swiotlb
+ *	bounce buffers), never the allocation API, GFP_DMA or coherent DMA
+ * @min_pages: "min-pages": never fail requests of fewer pages
+ *
+ * Written from debugfs or by KUnit, read without a lock: a change applies
+ * to the requests that start after it.
+ */
+struct fail_mask_alloc_attr {
+	struct fault_attr attr;
+	bool ignore_gfp_reclaim;
+	bool bounce_only;
+	u32 min_pages;
+};
+
+extern struct fail_mask_alloc_attr fail_mask_alloc;
+#endif
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* Hooks for mm/tests/mask_alloc_kunit.c only. */

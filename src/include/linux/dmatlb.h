@@ -76,6 +76,7 @@ static inline bool dmatlb_enabled(void)
 }
 
 void dmatlb_get_stats(struct dmatlb_stats *st);
+int dmatlb_parse(const char *s, bool *on);
 
 #else /* !CONFIG_SWIOTLB_MASK_ALLOC */
 

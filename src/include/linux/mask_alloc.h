@@ -29,6 +29,8 @@ struct page;
  * @highest_addr: physical address of the last byte of the highest pool page
  * @largest_free_bytes: size of the largest free contiguous run
  * @misuse: API misuse detected so far (bad sizes, flags, double frees...)
+ * @injected: allocations failed on purpose by fault injection
+ *	(CONFIG_FAIL_MASK_ALLOC) so far
  * @pool_pages: pages owned by the pool
  * @free_pages: pages currently free
  * @force: true if "maskzone=force" disabled the normal-zone attempt
@@ -44,6 +46,7 @@ struct mask_pool_stats {
 	u64 highest_addr;
 	u64 largest_free_bytes;
 	unsigned long misuse;
+	unsigned long injected;
 	unsigned long pool_pages;
 	unsigned long free_pages;
 	bool force;

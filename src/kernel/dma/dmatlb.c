@@ -85,13 +85,28 @@ static atomic_long_t dmatlb_in_use_maps = ATOMIC_LONG_INIT(0);
 static atomic_long_t dmatlb_hiwater_pages = ATOMIC_LONG_INIT(0);
 static atomic_long_t dmatlb_failed = ATOMIC_LONG_INIT(0);
 
-static int __init setup_dmatlb(char *s)
+/**
+ * dmatlb_parse - parse the value of the dmatlb= parameter
+ * @s: "on" or "off", exactly; NULL for a bare "dmatlb"
+ * @on: set to true for "on" and false for "off"; untouched on error
+ *
+ * Context: Any context.
+ * Return: 0, or -EINVAL for anything else.
+ */
+int dmatlb_parse(const char *s, bool *on)
 {
 	if (s && !strcmp(s, "on"))
-		dmatlb_on = true;
+		*on = true;
 	else if (s && !strcmp(s, "off"))
-		dmatlb_on = false;
+		*on = false;
 	else
+		return -EINVAL;
+	return 0;
+}
+
+static int __init setup_dmatlb(char *s)
+{
+	if (dmatlb_parse(s, &dmatlb_on))
 		pr_err("dmatlb=%s not understood (use on or off), keeping %s\n",
 		       s ?: "", dmatlb_on ? "on" : "off");
 	return 0;

@@ -22,7 +22,10 @@
  *  - pool pages that serve GFP_DMA or coherent memory are never taken for
  *    bounce buffers (swiotlb_find_pool() is NULL for them);
  *  - the counters (dmatlb_get_stats() and the swiotlb_* vm events) move by
- *    exactly what each mapping uses.
+ *    exactly what each mapping uses;
+ *  - bounce buffers failed by fault injection (fail_mask_alloc) look like
+ *    a full pool, also in the middle of a scatter-gather list;
+ *  - addresses that were never mapped are never taken for bounce buffers.
  *
  * Most devices get a private io_tlb_mem that forces bouncing through the
  * mask pool, so that every mapping bounces wherever the original buffer
@@ -1560,6 +1563,222 @@ static void bus_dma_limit(struct kunit *test)
 	}
 }
 
+/* ==== fault injection (fail_mask_alloc, bounce-only) ==== */
+
+/*
+ * Bounce buffers failed on purpose, the pool itself with room: a mapping
+ * returns DMA_MAPPING_ERROR with the message of a full pool (none with
+ * DMA_ATTR_NO_WARN), counts as failed, takes no page.  Bounce-only spares
+ * the allocation API.  Disarmed, the same mapping bounces.
+ */
+static void inject_map_single(struct kunit *test)
+{
+	struct device *dev = tlb_dev(test, 28, true);
+	u8 *cpu = obuf(test, PAGE_SIZE);
+	struct tsnap s0, s1, s2;
+	struct page *page;
+	struct tmap *m;
+
+	pat_fill(cpu, PAGE_SIZE, 0, SEED_ORIG);
+	fail_arm(test, -1, 0, true);
+	capture_start(test, dev_name(dev));
+	tsnap(test, &s0);
+	m = tmap_get(test, dev, cpu, PAGE_SIZE, DMA_TO_DEVICE, 0);
+	KUNIT_EXPECT_EQ(test, m->dma, DMA_MAPPING_ERROR);
+	KUNIT_EXPECT_TRUE_MSG(test, capture_seen(), "no message for an injected failure");
+	m = tmap_get(test, dev, cpu, PAGE_SIZE, DMA_TO_DEVICE, DMA_ATTR_NO_WARN);
+	KUNIT_EXPECT_EQ(test, m->dma, DMA_MAPPING_ERROR);
+	KUNIT_EXPECT_FALSE_MSG(test, capture_seen(), "a message despite DMA_ATTR_NO_WARN");
+	kunit_release_action(test, capture_stop, NULL);
+	tsnap(test, &s1);
+	expect_in_use(test, &s0, &s1, 0, 0);
+	KUNIT_EXPECT_EQ(test, s1.tlb.failed - s0.tlb.failed, 2UL);
+	KUNIT_EXPECT_EQ(test, s1.pool.injected - s0.pool.injected, 2UL);
+	KUNIT_EXPECT_EQ(test, s1.pool.largest_free_bytes, s0.pool.largest_free_bytes);
+	KUNIT_EXPECT_EQ(test, ev(&s0, &s1, EV_ALLOCS), 0L);
+
+	/* bounce-only: the allocation API is not failed. */
+	page = alloc_pages_mask(GFP_KERNEL, PAGE_SIZE, MASK28);
+	KUNIT_EXPECT_NOT_NULL(test, page);
+	if (page)
+		__free_pages_mask(page, PAGE_SIZE);
+
+	fail_disarm();
+	m = tmap_get(test, dev, cpu, PAGE_SIZE, DMA_TO_DEVICE, 0);
+	expect_bounced(test, m);
+	tmap_put(test, m, 0);
+	tsnap(test, &s2);
+	expect_in_use(test, &s0, &s2, 0, 0);
+	KUNIT_EXPECT_EQ(test, s2.pool.injected, s1.pool.injected);
+}
+
+static const unsigned int fail_at[] = { 1, 3, SG_N };
+
+static void fail_at_desc(const unsigned int *k, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "entry %u of %u", *k, SG_N);
+}
+
+KUNIT_ARRAY_PARAM(fail_at, fail_at, fail_at_desc);
+
+/*
+ * dma_map_sg() of five one-page entries with the k-th bounce buffer failed
+ * on purpose (space: k - 1 pages go through first): it returns 0, the
+ * k - 1 entries mapped before are unmapped again without copying back,
+ * and the pool is whole; dma_map_sgtable() then maps all five.
+ */
+static void inject_sg_entry_k(struct kunit *test)
+{
+	static const size_t offs[SG_N] = { 0, 0, 0, 0, 0 };
+	static const size_t lens[SG_N] = { PAGE_SIZE, PAGE_SIZE, PAGE_SIZE, PAGE_SIZE,
+					   PAGE_SIZE };
+	const unsigned int *k = test->param_value;
+	struct device *dev = tlb_dev(test, 24, true);
+	struct tsnap s0, s1, s2;
+	u8 *bufs[SG_N];
+	struct tsg *s;
+	int i, ret;
+
+	s = tsg_build(test, dev, SG_N, offs, lens, bufs);
+	/* A page goes through while space is above it: k - 1 of them. */
+	fail_arm(test, 1, *k, true);
+	tsnap(test, &s0);
+	ret = dma_map_sg_attrs(dev, s->t.sgl, SG_N, DMA_BIDIRECTIONAL, DMA_ATTR_NO_WARN);
+	tsnap(test, &s1);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	expect_in_use(test, &s0, &s1, 0, 0);
+	KUNIT_EXPECT_EQ(test, s1.tlb.failed - s0.tlb.failed, 1UL);
+	KUNIT_EXPECT_EQ(test, s1.pool.injected - s0.pool.injected, 1UL);
+	KUNIT_EXPECT_EQ(test, ev(&s0, &s1, EV_ALLOCS), (long)*k - 1);
+	KUNIT_EXPECT_EQ(test, ev(&s0, &s1, EV_FREES), (long)*k - 1);
+	KUNIT_EXPECT_EQ(test, s1.pool.largest_free_bytes, s0.pool.largest_free_bytes);
+	for (i = 0; i < SG_N; i++)
+		expect_pat(test, bufs[i], PAGE_SIZE, 0, SEED_ORIG + i, "original after failure");
+
+	/* times used up: the whole list maps. */
+	s->dir = DMA_TO_DEVICE;
+	KUNIT_ASSERT_EQ(test, dma_map_sgtable(dev, &s->t, DMA_TO_DEVICE, 0), 0);
+	s->mapped = true;
+	tsnap(test, &s2);
+	expect_in_use(test, &s0, &s2, SG_N, SG_N);
+	KUNIT_EXPECT_EQ(test, s2.pool.injected, s1.pool.injected);
+	kunit_release_action(test, tsg_release, s);
+}
+
+/* ==== bad input: addresses that were never mapped ==== */
+
+#define EXPECT_DMATLB_WARNING	"vm-run: expect-warning: kernel/dma/dmatlb\\.c\n"
+
+/*
+ * Syncs and unmaps reach dmatlb only for addresses that swiotlb_find_pool()
+ * finds.  It finds none for a pool page from alloc_pages_mask(), a page
+ * outside the pool, or a bounce buffer already unmapped (a stale handle;
+ * pool_buffers_not_bounce covers GFP_DMA and coherent memory), so dma-direct
+ * neither copies nor frees there.  dmatlb_unmap() called for such an
+ * address anyway warns once, frees nothing and reports 0 slabs; the pool
+ * does not change.
+ */
+static void never_mapped_not_found(struct kunit *test)
+{
+	struct device *dev = tlb_dev(test, 24, true);
+	u8 *cpu = obuf(test, PAGE_SIZE);
+	struct tsnap s0, s1;
+	struct pmask *pm;
+	phys_addr_t stale;
+	struct page *page;
+	struct tmap *m;
+
+	pm = kunit_kzalloc(test, sizeof(*pm), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pm);
+	pm->size = PAGE_SIZE;
+	pm->page = alloc_pages_mask(GFP_KERNEL, pm->size, MASK24);
+	KUNIT_ASSERT_NOT_NULL(test, pm->page);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, pmask_free, pm), 0);
+
+	m = tmap_get(test, dev, cpu, PAGE_SIZE, DMA_TO_DEVICE, 0);
+	expect_bounced(test, m);
+	stale = tmap_phys(m);
+	tmap_put(test, m, 0);
+
+	/* A pool page from alloc_pages_mask(), and the freed bounce page. */
+	page = pm->page;
+	tsnap(test, &s0);
+	KUNIT_EXPECT_NULL(test, swiotlb_find_pool(dev, stale));
+	KUNIT_EXPECT_NULL(test, swiotlb_find_pool(dev, page_to_phys(page)));
+	KUNIT_EXPECT_NULL(test, swiotlb_find_pool(dev, page_to_phys(page) + 0x10));
+	KUNIT_EXPECT_NULL(test, swiotlb_find_pool(dev, virt_to_phys(cpu)));
+
+	pr_info(EXPECT_DMATLB_WARNING);
+	KUNIT_EXPECT_EQ(test, dmatlb_unmap(dev, page_to_phys(page), PAGE_SIZE,
+					   DMA_BIDIRECTIONAL, 0), 0UL);
+	KUNIT_EXPECT_EQ(test, dmatlb_unmap(dev, stale, PAGE_SIZE, DMA_TO_DEVICE, 0), 0UL);
+	tsnap(test, &s1);
+	expect_in_use(test, &s0, &s1, 0, 0);
+	KUNIT_EXPECT_EQ(test, s1.pool.misuse, s0.pool.misuse);
+	KUNIT_EXPECT_EQ(test, s1.pool.largest_free_bytes, s0.pool.largest_free_bytes);
+	KUNIT_EXPECT_EQ(test, ev(&s0, &s1, EV_FREES), 0L);
+	KUNIT_EXPECT_TRUE(test, mask_pool_page(page));
+	KUNIT_EXPECT_FALSE(test, dmatlb_type(page_to_phys(page)));
+}
+
+/* ==== bad input: the dmatlb= parameter ==== */
+
+struct dmatlb_parse_case {
+	const char *in;
+	int ret;
+	bool on;
+};
+
+static const struct dmatlb_parse_case dmatlb_parse_cases[] = {
+	{ "on", 0, true },
+	{ "off", 0, false },
+	{ NULL, -EINVAL },	/* a bare "dmatlb" */
+	{ "", -EINVAL },
+	{ "junk", -EINVAL },
+	{ "ON", -EINVAL },
+	{ "Off", -EINVAL },
+	{ "on,", -EINVAL },
+	{ "on ", -EINVAL },
+	{ " on", -EINVAL },
+	{ "onx", -EINVAL },
+	{ "o", -EINVAL },
+	{ "offf", -EINVAL },
+	{ "on,off", -EINVAL },
+	{ "1", -EINVAL },
+	{ "0", -EINVAL },
+	{ "yes", -EINVAL },
+	{ "force", -EINVAL },
+};
+
+static void dmatlb_parse_desc(const struct dmatlb_parse_case *c, char *desc)
+{
+	if (c->in)
+		snprintf(desc, KUNIT_PARAM_DESC_SIZE, "\"%s\"", c->in);
+	else
+		strscpy(desc, "NULL", KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(dmatlb_parse, dmatlb_parse_cases, dmatlb_parse_desc);
+
+/*
+ * dmatlb_parse() takes exactly "on" and "off" and on error touches
+ * nothing; setup_dmatlb() then reports the value and keeps the default
+ * (checked at boot by scripts/run-tests with "dmatlb=junk").
+ */
+static void dmatlb_param_parse(struct kunit *test)
+{
+	const struct dmatlb_parse_case *c = test->param_value;
+	bool on, in;
+
+	for (in = false; ; in = true) {
+		on = in;
+		KUNIT_EXPECT_EQ(test, dmatlb_parse(c->in, &on), c->ret);
+		KUNIT_EXPECT_EQ(test, on, c->ret ? in : c->on);
+		if (in)
+			break;
+	}
+}
+
 /* ==== counters ==== */
 
 /*
@@ -1655,6 +1874,12 @@ static struct kunit_case dmatlb_cases[] = {
 	KUNIT_CASE_PARAM(exhaustion, bits_gen_params),
 	/* counters */
 	KUNIT_CASE_PARAM(counters, bits_gen_params),
+	/* fault injection */
+	KUNIT_CASE(inject_map_single),
+	KUNIT_CASE_PARAM(inject_sg_entry_k, fail_at_gen_params),
+	/* bad input */
+	KUNIT_CASE(never_mapped_not_found),
+	KUNIT_CASE_PARAM(dmatlb_param_parse, dmatlb_parse_gen_params),
 	{}
 };
 

@@ -9,7 +9,8 @@
  * every buffer must lie below its mask, be zeroed and go back exactly
  * (pool statistics, the MASK_* vm events, no misuse).  Pools of pages
  * below a mask (mempool_create_pool_pmask()) must keep their reserve and
- * hand it out under pressure.
+ * hand it out under pressure.  Under fault injection (fail_mask_alloc)
+ * both see a full pool and take their failure paths.
  *
  * "Force" (mask_pool_set_force()) makes the pool the only source below
  * 4 GB, so that pool use does not depend on where the zones put their
@@ -689,6 +690,50 @@ static void coherent_counters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev_delta(&s0, &s1, MASK_LOW_WASTE), 2UL * PAGE_SIZE - 4097);
 }
 
+/* ==== fault injection (fail_mask_alloc): callers see a full pool ==== */
+
+/*
+ * Every pool request failed on purpose, the pool itself nearly empty of
+ * users: a 24-bit coherent allocation (force on: the pool is the only
+ * source) returns NULL at once for GFP_KERNEL too, counts MASK_FAIL and
+ * the injected failures, takes no page and is not misuse.  Disarmed, the
+ * same allocation succeeds from the pool.
+ */
+static void coherent_injected_failure(struct kunit *test)
+{
+	struct device *dev = coh_dev(test, 24);
+	unsigned long start, took;
+	struct snap s0, s1, s2;
+	struct coh_buf *b;
+
+	set_force(test, true);
+	set_timeout(test, 10 * HZ);
+	fail_arm(test, -1, 0, false);
+	take_snap(test, &s0);
+	start = jiffies;
+	b = coh_get(test, dev, SIZE_12K, GFP_KERNEL | __GFP_NOWARN);
+	took = jiffies - start;
+	take_snap(test, &s1);
+	KUNIT_EXPECT_NULL(test, b->cpu);
+	KUNIT_EXPECT_LT(test, took, (unsigned long)HZ);
+	KUNIT_EXPECT_GE(test, s1.st.injected - s0.st.injected, 1UL);
+	KUNIT_EXPECT_EQ(test, ev_delta(&s0, &s1, MASK_FAIL), s1.st.injected - s0.st.injected);
+	KUNIT_EXPECT_EQ(test, ev_delta(&s0, &s1, MASK_ALLOC), 0UL);
+	KUNIT_EXPECT_EQ(test, ev_delta(&s0, &s1, MASK_WAIT), 0UL);
+	KUNIT_EXPECT_EQ(test, s1.st.largest_free_bytes, s0.st.largest_free_bytes);
+	expect_same_pool(test, &s0, &s1);
+
+	fail_disarm();
+	b = coh_get(test, dev, SIZE_12K, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b->cpu);
+	KUNIT_EXPECT_TRUE(test, coh_from_pool(b));
+	expect_coh_below(test, b, MASK24);
+	coh_put(test, b);
+	take_snap(test, &s2);
+	KUNIT_EXPECT_EQ(test, s2.st.injected, s1.st.injected);
+	expect_same_pool(test, &s0, &s2);
+}
+
 /* ==== mempools below a mask ==== */
 
 static void mempool_destroy_action(void *data)
@@ -810,6 +855,55 @@ static void mempool_nowait_uses_reserve(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev_delta(&s0, &s1, MASK_FAIL), MP_MIN_NR + 1UL);
 	KUNIT_EXPECT_EQ(test, ev_delta(&s0, &s1, MASK_ALLOC), 0UL);
 	KUNIT_EXPECT_EQ(test, s1.st.free_bytes, s0.st.free_bytes);
+}
+
+/*
+ * The allocator failed on purpose (the pool itself has room): GFP_NOWAIT
+ * mempool_alloc() falls back to exactly the min_nr reserved elements,
+ * then returns NULL; each attempt asked the allocator first and was
+ * failed.  Everything goes back: the pool is whole.
+ */
+static void mempool_injected_uses_reserve(struct kunit *test)
+{
+	struct page *reserved[MP_MIN_NR];
+	struct mp_elem *e[MP_MIN_NR + 1];
+	struct snap s0, s1, s2;
+	mempool_t *mp;
+	int i, j, found;
+
+	set_force(test, true);
+	take_snap(test, &s0);
+	mp = mp_create(test, MP_MIN_NR, MP_SIZE, MASK24);
+	KUNIT_ASSERT_EQ(test, mp->curr_nr, MP_MIN_NR);
+	memcpy(reserved, mp->elements, sizeof(reserved));
+
+	fail_arm(test, -1, 0, false);
+	take_snap(test, &s1);
+	for (i = 0; i <= MP_MIN_NR; i++)
+		e[i] = mp_get(test, mp, GFP_NOWAIT);
+	take_snap(test, &s2);
+	for (i = 0; i < MP_MIN_NR; i++) {
+		KUNIT_ASSERT_NOT_NULL_MSG(test, e[i]->page, "element %d", i);
+		for (j = 0, found = 0; j < MP_MIN_NR; j++)
+			found += e[i]->page == reserved[j];
+		KUNIT_EXPECT_EQ_MSG(test, found, 1, "element %d is not a reserved one", i);
+	}
+	KUNIT_EXPECT_NULL(test, e[MP_MIN_NR]->page);
+	KUNIT_EXPECT_EQ(test, mp->curr_nr, 0);
+	KUNIT_EXPECT_EQ(test, s2.st.injected - s1.st.injected, MP_MIN_NR + 1UL);
+	KUNIT_EXPECT_EQ(test, ev_delta(&s1, &s2, MASK_FAIL), MP_MIN_NR + 1UL);
+	KUNIT_EXPECT_EQ(test, ev_delta(&s1, &s2, MASK_ALLOC), 0UL);
+	KUNIT_EXPECT_EQ(test, s2.st.free_bytes, s1.st.free_bytes);
+	KUNIT_EXPECT_GE(test, s2.st.free_bytes, (u64)MP_SIZE);
+
+	/* Elements back into the reserve, the pool destroyed: whole again. */
+	fail_disarm();
+	for (i = 0; i <= MP_MIN_NR; i++)
+		kunit_release_action(test, mp_elem_free, e[i]);
+	KUNIT_EXPECT_EQ(test, mp->curr_nr, MP_MIN_NR);
+	kunit_release_action(test, mempool_destroy_action, mp);
+	take_snap(test, &s2);
+	expect_same_pool(test, &s0, &s2);
 }
 
 struct mp_delayed_free {
@@ -973,6 +1067,7 @@ static struct kunit_case coherent_cases[] = {
 	/* exhaustion */
 	KUNIT_CASE_PARAM(coherent_exhausted, narrow_gen_params),
 	KUNIT_CASE(coherent_waiter_woken),
+	KUNIT_CASE(coherent_injected_failure),
 	/* other dma-direct paths */
 	KUNIT_CASE(dma_pages_below_mask),
 	KUNIT_CASE(dma_no_kernel_mapping),
@@ -983,6 +1078,7 @@ static struct kunit_case coherent_cases[] = {
 	KUNIT_CASE(mempool_reserve_and_destroy),
 	KUNIT_CASE(mempool_elements_below_mask),
 	KUNIT_CASE(mempool_nowait_uses_reserve),
+	KUNIT_CASE(mempool_injected_uses_reserve),
 	KUNIT_CASE(mempool_blocking_waits_for_free),
 	KUNIT_CASE(mempool_init_embedded_odd_mask),
 	KUNIT_CASE(mempool_pmask_encoding),

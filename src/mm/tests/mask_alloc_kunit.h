@@ -9,8 +9,10 @@
 #define _MM_TESTS_MASK_ALLOC_KUNIT_H
 
 #include <kunit/test.h>
+#include <linux/fault-inject.h>
 #include <linux/mask_alloc.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/vmstat.h>
 #include <linux/workqueue.h>
 
@@ -123,5 +125,83 @@ static inline void delayed_free_cancel(void *data)
 	if (cancel_delayed_work_sync(&df->work))
 		__free_pages_mask(df->page, PAGE_SIZE);
 }
+
+/*
+ * Fault injection (CONFIG_FAIL_MASK_ALLOC): arm fail_mask_alloc for the
+ * calling task only (task-filter and make_it_fail, so that nothing else
+ * that uses the pool while a case runs is failed), quietly (verbose 0).
+ * Every request that could fit fails, @times times (-1: no limit), once
+ * @space pages went through; with @bounce_only only bounce buffers fail.
+ * A cleanup action puts every setting back.  The KUnit case runs in a
+ * thread of its own, which ends with the case: make_it_fail dies with it.
+ */
+struct fail_saved {
+	unsigned long probability, interval, verbose;
+	int times, space;
+	bool task_filter, ignore_gfp_reclaim, bounce_only;
+	u32 min_pages;
+};
+
+#ifdef CONFIG_FAIL_MASK_ALLOC
+static inline void fail_restore(void *data)
+{
+	struct fail_saved *s = data;
+	struct fail_mask_alloc_attr *f = &fail_mask_alloc;
+
+	/* Probability first: nothing fails while the rest is put back. */
+	WRITE_ONCE(f->attr.probability, 0);
+	f->attr.interval = s->interval;
+	f->attr.verbose = s->verbose;
+	atomic_set(&f->attr.times, s->times);
+	atomic_set(&f->attr.space, s->space);
+	f->attr.task_filter = s->task_filter;
+	WRITE_ONCE(f->ignore_gfp_reclaim, s->ignore_gfp_reclaim);
+	WRITE_ONCE(f->bounce_only, s->bounce_only);
+	WRITE_ONCE(f->min_pages, s->min_pages);
+	WRITE_ONCE(f->attr.probability, s->probability);
+}
+
+static inline void fail_arm(struct kunit *test, int times, int space, bool bounce_only)
+{
+	struct fail_mask_alloc_attr *f = &fail_mask_alloc;
+	struct fail_saved *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	*s = (struct fail_saved){
+		.probability = f->attr.probability, .interval = f->attr.interval,
+		.verbose = f->attr.verbose, .times = atomic_read(&f->attr.times),
+		.space = atomic_read(&f->attr.space), .task_filter = f->attr.task_filter,
+		.ignore_gfp_reclaim = f->ignore_gfp_reclaim,
+		.bounce_only = f->bounce_only, .min_pages = f->min_pages,
+	};
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fail_restore, s), 0);
+	WRITE_ONCE(f->attr.probability, 0);
+	current->make_it_fail = 1;
+	f->attr.task_filter = true;
+	f->attr.interval = 1;
+	f->attr.verbose = 0;
+	atomic_set(&f->attr.times, times);
+	atomic_set(&f->attr.space, space);
+	WRITE_ONCE(f->ignore_gfp_reclaim, false);
+	WRITE_ONCE(f->bounce_only, bounce_only);
+	WRITE_ONCE(f->min_pages, 1);
+	WRITE_ONCE(f->attr.probability, 100);
+}
+
+/* Stop failing for the rest of the case (the cleanup still restores). */
+static inline void fail_disarm(void)
+{
+	atomic_set(&fail_mask_alloc.attr.times, 0);
+}
+#else
+static inline void fail_arm(struct kunit *test, int times, int space, bool bounce_only)
+{
+	kunit_skip(test, "needs CONFIG_FAIL_MASK_ALLOC");
+}
+
+static inline void fail_disarm(void)
+{
+}
+#endif
 
 #endif /* _MM_TESTS_MASK_ALLOC_KUNIT_H */

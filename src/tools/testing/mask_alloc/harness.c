@@ -602,7 +602,64 @@ int harness_debugfs_write(const char *name, u64 val)
 	return f->set(NULL, val);
 }
 
+/* ---------------- fault injection ---------------- */
+
+unsigned long harness_should_fail_calls;
+
+/*
+ * lib/fault-inject.c without fail-nth, task filter, stack filter and
+ * interval: probability (rand() below 100), times and space.
+ */
+bool should_fail_ex(struct fault_attr *attr, long size, int flags)
+{
+	harness_should_fail_calls++;
+	if (!attr->probability || !attr->times)
+		return false;
+	if (attr->space > size) {
+		attr->space -= size;
+		return false;
+	}
+	if (attr->probability <= (unsigned long)(rand() % 100))
+		return false;
+	if (!(flags & FAULT_NOWARN) && attr->verbose)
+		harness_log('N', "FAULT_INJECTION: forcing a failure.\n");
+	if (attr->times > 0)
+		attr->times--;
+	return true;
+}
+
+int setup_fault_attr(struct fault_attr *attr, char *str)
+{
+	unsigned long probability, interval;
+	int times, space;
+
+	if (sscanf(str, "%lu,%lu,%d,%d", &interval, &probability, &space,
+		   &times) < 4) {
+		harness_log('W', "FAULT_INJECTION: failed to parse arguments\n");
+		return 0;
+	}
+	attr->probability = probability;
+	attr->interval = interval;
+	attr->times = times;
+	attr->space = space;
+	return 1;
+}
+
 /* ---------------- boot ---------------- */
+
+extern const struct harness_param __start_harness_params[], __stop_harness_params[];
+
+/* The early_param() handler of mm/mask_alloc.c for @name. */
+int (*harness_param(const char *name))(char *s)
+{
+	const struct harness_param *p;
+
+	for (p = __start_harness_params; p < __stop_harness_params; p++)
+		if (!strcmp(p->name, name))
+			return p->fn;
+	harness_error("no early_param(\"%s\")", name);
+	abort();
+}
 
 void harness_boot(const struct harness_boot_opts *o)
 {
@@ -617,10 +674,14 @@ void harness_boot(const struct harness_boot_opts *o)
 	if (o->has_param) {
 		if (o->param) {
 			snprintf(param, sizeof(param), "%s", o->param);
-			harness_early_param_fn(param);
+			harness_param("maskzone")(param);
 		} else {
-			harness_early_param_fn(NULL);
+			harness_param("maskzone")(NULL);
 		}
+	}
+	if (o->fail_param) {
+		snprintf(param, sizeof(param), "%s", o->fail_param);
+		harness_param("fail_mask_alloc")(param);
 	}
 	mask_pool_reserve_low(o->low_limit ? o->low_limit : SZ_16M);
 	if (o->increase)

@@ -13,6 +13,7 @@ struct harness_boot_opts {
 	unsigned long increase;	/* increase_mask_zone() bytes, 0: not called */
 	phys_addr_t low_limit;	/* mask_pool_reserve_low() limit, 0: 16 MB */
 	bool no_handover;	/* stop before mask_pool_handover() */
+	const char *fail_param;	/* fail_mask_alloc= value, or NULL */
 };
 
 /* Holes made by .holes = true (byte ranges). */
@@ -44,6 +45,9 @@ extern long harness_wait_cb_delay;
 extern unsigned long harness_wait_calls;
 extern unsigned long harness_wakeups;
 extern unsigned long harness_wait_limit;
+
+/* Fault injection: calls of should_fail_ex(), failed or not. */
+extern unsigned long harness_should_fail_calls;
 
 /* Diagnostics. */
 extern unsigned long harness_warnings;

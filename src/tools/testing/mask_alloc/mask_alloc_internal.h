@@ -25,6 +25,16 @@ static inline u64 mask_compat_limit(void)
 	return DMA_BIT_MASK(24);
 }
 
+/* As in the kernel's mm/mask_alloc_internal.h. */
+struct fail_mask_alloc_attr {
+	struct fault_attr attr;
+	bool ignore_gfp_reclaim;
+	bool bounce_only;
+	u32 min_pages;
+};
+
+extern struct fail_mask_alloc_attr fail_mask_alloc;
+
 static inline bool mask_free_prepare(struct page *page, unsigned int order)
 {
 	return free_pages_prepare(page, order);

@@ -21,6 +21,7 @@
 
 #define CONFIG_MASK_ALLOC 1
 #define CONFIG_DEBUG_FS 1
+#define CONFIG_FAIL_MASK_ALLOC 1	/* without FAULT_INJECTION_DEBUG_FS */
 #define CONFIG_64BIT 1
 
 /* IS_ENABLED() as in include/linux/kconfig.h (no modules here). */
@@ -391,13 +392,34 @@ void accept_memory(phys_addr_t start, unsigned long size);
 int kstrtoull(const char *s, unsigned int base, u64 *res);
 #define fallthrough	__attribute__((__fallthrough__))
 
+/* ---- fault injection: should_fail_ex() is a fake in harness.c ---- */
+struct fault_attr {
+	unsigned long probability;	/* percent */
+	unsigned long interval;		/* ignored */
+	int times;			/* -1: no limit */
+	int space;			/* size to let through first */
+	unsigned long verbose;
+	bool task_filter;		/* ignored */
+};
+#define FAULT_ATTR_INITIALIZER	{ .interval = 1, .times = 1, .verbose = 2 }
+enum fault_flags { FAULT_NOWARN = 1 << 0 };
+bool should_fail_ex(struct fault_attr *attr, long size, int flags);
+int setup_fault_attr(struct fault_attr *attr, char *str);
+extern unsigned long harness_should_fail_calls;
+#define EXPORT_SYMBOL_IF_KUNIT(sym)	extern typeof(sym) sym
+
 /* ---- init calls and parameters ---- */
-extern int (*harness_early_param_fn)(char *s);
-extern const char *harness_early_param_name;
-extern int (*harness_late_initcall)(void);
+/* Early parameters go to a section; harness_param() finds them by name. */
+struct harness_param {
+	const char *name;
+	int (*fn)(char *s);
+};
 #define early_param(str, fn)						\
-	int (*harness_early_param_fn)(char *s) = fn;			\
-	const char *harness_early_param_name = str
+	static const struct harness_param __harness_param_##fn		\
+	__attribute__((used, section("harness_params"),		\
+		       aligned(sizeof(void *)))) = { str, fn }
+int (*harness_param(const char *name))(char *s);
+extern int (*harness_late_initcall)(void);
 #define late_initcall(fn)	int (*harness_late_initcall)(void) = fn
 
 /* ---- debugfs / seq_file ---- */

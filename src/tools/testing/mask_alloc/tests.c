@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "mask_alloc_internal.h"	/* fail_mask_alloc */
 #include "stress.h"
 
 static int failed;
@@ -1245,7 +1246,8 @@ static void t_stats_and_summary(void)
 	harness_debugfs_read("summary", buf, sizeof(buf));
 	snprintf(expect, sizeof(expect),
 		 "pool_bytes: %llu\nfree_bytes: %llu\nlowest_addr: 0x0\nhighest_addr: 0xffffff\n"
-		 "largest_free_bytes: %llu\nused_bytes: %llu\nmisuse: 1\nforce: 1\ntimeout_ms: 5000\n",
+		 "largest_free_bytes: %llu\nused_bytes: %llu\nmisuse: 1\ninjected: 0\nforce: 1\n"
+		 "timeout_ms: 5000\n",
 		 (unsigned long long)M(16), (unsigned long long)(M(16) - PG(16)),
 		 (unsigned long long)PG(4086 - 256), (unsigned long long)PG(16));
 	CHECK(!strcmp(buf, expect));
@@ -1335,6 +1337,294 @@ static void t_stress_random_seed(void)
 	}
 }
 
+
+/* ---- bad input that is not misuse: clear messages, the pool unchanged ---- */
+
+/* SIZE_MAX can never fit: NULL and the usual message at once, even for GFP_KERNEL. */
+static void t_bad_size_max(void)
+{
+	struct mask_pool_stats st0, st;
+	unsigned long before;
+	struct page *a;
+
+	harness_boot_default();
+	st0 = stats();
+	harness_log_clear();
+	CHECK(!alloc_pages_mask(GFP_KERNEL, SIZE_MAX, M(16) - 1));
+	CHECK(harness_log_contains("cannot allocate 18446744073709551615 bytes below 0xffffff"));
+	CHECK(!alloc_pages_mask(GFP_KERNEL | __GFP_NOFAIL, SIZE_MAX, ~0ULL));
+	CHECK(!alloc_pages_mask(GFP_KERNEL, SIZE_MAX - PAGE_SIZE + 2, M(16) - 1));
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(ULONG_MAX, ~0ULL, 0, 0, ~0UL)), -E2BIG);
+	CHECK_EQ(harness_wait_calls, 0);
+	CHECK_EQ(harness_buddy_calls, 0);	/* too big for any zone */
+	/* A free of a real allocation with SIZE_MAX: misuse, nothing freed. */
+	a = alloc_page_mask(GFP_KERNEL, M(16) - 1);
+	__free_pages_mask(a, SIZE_MAX);
+	st = stats();
+	CHECK_EQ(st.misuse, 1);
+	CHECK_EQ(st.used_bytes, PG(1));
+	__free_page_mask(a);
+	/* Also for a page from the zones: no order-52 __free_pages(). */
+	before = harness_buddy_free_pages();
+	a = alloc_pages_mask(GFP_KERNEL, PG(1), M(32) - 1);
+	CHECK(a && !mask_pool_page(a));
+	__free_pages_mask(a, SIZE_MAX);
+	CHECK_EQ(stats().misuse, 2);
+	CHECK_EQ(harness_buddy_free_pages(), before - 1);
+	__free_pages_mask(a, PG(1));
+	CHECK_EQ(harness_buddy_free_pages(), before);
+	st = stats();
+	CHECK_EQ(st.free_bytes, st0.free_bytes);
+	CHECK_EQ(st.largest_free_bytes, st0.largest_free_bytes);
+	CHECK_EQ(vm(MASK_FAIL), 3);
+	expected_warnings = 2;	/* one WARN_ON_ONCE site for each */
+}
+
+/* The pool starts at 64 KB: a mask below it has nothing, and says so. */
+static void t_bad_mask_below_pool(void)
+{
+	struct harness_boot_opts o = { .holes = true, .has_param = true, .param = "force" };
+	struct mask_pool_stats st0, st;
+
+	harness_boot(&o);
+	st0 = stats();
+	harness_log_clear();
+	CHECK(!alloc_page_mask(GFP_KERNEL, HOLE0_END - 1));
+	CHECK(harness_log_contains("cannot allocate 4096 bytes below 0xffff"));
+	CHECK(!alloc_page_mask(GFP_KERNEL, 0));
+	CHECK(!alloc_pages_mask(GFP_KERNEL, PG(2), HOLE0_END + PAGE_SIZE - 1));
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(1, HOLE0_END - 1, 0, 0, ~0UL)), -ERANGE);
+	CHECK_EQ(harness_wait_calls, 0);
+	st = stats();
+	CHECK_EQ(st.free_bytes, st0.free_bytes);
+	CHECK_EQ(st.largest_free_bytes, st0.largest_free_bytes);
+	CHECK_EQ(st.misuse, 0);
+	CHECK_EQ(vm(MASK_FAIL), 3);
+}
+
+/*
+ * A mask with holes is an address limit (the DMA API's meaning): the run
+ * ends at or below it, top-down, whatever bits lie under the holes.
+ */
+static void t_bad_mask_with_holes(void)
+{
+	const u64 mask = 0x00a0f0ffULL;		/* highest whole page 0xa0e */
+	struct page *a;
+
+	boot_force();
+	a = alloc_pages_mask(GFP_KERNEL, PG(3), mask);
+	CHECK_EQ(pfn(a), 0xa0e - 2);
+	CHECK(page_to_phys(a) + PG(3) - 1 <= mask);
+	a ? __free_pages_mask(a, PG(3)) : (void)0;
+	CHECK(!alloc_pages_mask(GFP_KERNEL, PG(1), 0x0fffULL - 1));	/* no whole page */
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(stats().largest_free_bytes, M(16));
+	CHECK_EQ(stats().misuse, 0);
+}
+
+/* Bounce frees of a foreign (buddy) page and of the middle of a run. */
+static void t_bad_free_bounce_foreign_middle(void)
+{
+	struct page *foreign, *p;
+
+	harness_boot_default();
+	foreign = alloc_pages_node(NUMA_NO_NODE, GFP_KERNEL, 0);
+	CHECK(foreign && !mask_pool_page(foreign));
+	p = mask_pool_alloc_bounce(4, M(16) - 1, 0, 0, ~0UL);
+	CHECK(!IS_ERR(p));
+	if (!foreign || IS_ERR(p))
+		return;
+	harness_log_clear();
+	mask_pool_free_bounce(foreign, 1);
+	CHECK(harness_log_contains("WARNING: "));
+	mask_pool_free_bounce(p + 1, 2);
+	mask_pool_free_bounce(p + 3, 1);
+	CHECK_EQ(stats().misuse, 3);
+	CHECK_EQ(stats().used_bytes, PG(4));
+	CHECK_EQ(foreign->_refcount, 1);
+	CHECK(p[1]._refcount == 1 && p[3]._refcount == 1);
+	mask_pool_free_bounce(p, 4);
+	__free_pages(foreign, 0);
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(stats().largest_free_bytes, M(16));
+	expected_warnings = 1;
+}
+
+/* A size that is not a whole number of pages: rounded up, and said so. */
+static void t_param_unaligned(void)
+{
+	boot_param("12345");
+	CHECK(harness_log_contains("maskzone=12345 is not a whole number of pages; the pool gets 16384 bytes"));
+	CHECK_EQ(stats().pool_bytes, PG(4));
+}
+
+/* ---- fault injection (fail_mask_alloc), driven through the fake should_fail_ex() ---- */
+
+/* Arm the attribute: every request fails, @times times (-1: always). */
+static void inject(int times)
+{
+	fail_mask_alloc.attr.probability = 100;
+	fail_mask_alloc.attr.times = times;
+	fail_mask_alloc.attr.space = 0;
+	fail_mask_alloc.ignore_gfp_reclaim = false;
+}
+
+/* The allocation API fails as on a full pool: NULL, message, MASK_FAIL. */
+static void t_fail_alloc_like_full_pool(void)
+{
+	struct page *a;
+
+	boot_force();
+	inject(2);
+	harness_log_clear();
+	CHECK(!alloc_page_mask(GFP_KERNEL, M(16) - 1));
+	CHECK(harness_log_contains("mask_alloc: harness: cannot allocate 4096 bytes below 0xffffff"));
+	CHECK(harness_log_contains("FAULT_INJECTION: forcing a failure."));
+	CHECK_EQ(harness_wait_calls, 0);	/* failed at once, no wait */
+	harness_log_clear();
+	CHECK(!alloc_pages_mask(GFP_ATOMIC | __GFP_NOWARN, PG(3), M(16) - 1));
+	CHECK(!harness_log_contains("cannot allocate"));
+	CHECK(!harness_log_contains("FAULT_INJECTION"));
+	CHECK_EQ(vm(MASK_FAIL), 2);
+	CHECK_EQ(vm(MASK_ALLOC), 0);
+	CHECK_EQ(stats().injected, 2);
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(stats().largest_free_bytes, M(16));
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(map_char(4095), '.');
+	/* times used up: the pool serves again, from the top. */
+	a = alloc_page_mask(GFP_KERNEL, M(16) - 1);
+	CHECK_EQ(pfn(a), 4095);
+	__free_page_mask(a);
+	CHECK_EQ(stats().injected, 2);
+	CHECK_EQ(stats().free_bytes, M(16));
+}
+
+/* ignore-gfp-wait, __GFP_NOFAIL, min-pages: who is never failed. */
+static void t_fail_filters(void)
+{
+	struct page *a;
+	unsigned long calls;
+
+	boot_force();
+	inject(-1);
+	fail_mask_alloc.ignore_gfp_reclaim = true;
+	calls = harness_should_fail_calls;
+	a = alloc_page_mask(GFP_KERNEL, M(16) - 1);
+	CHECK(a);
+	__free_page_mask(a);
+	CHECK_EQ(harness_should_fail_calls, calls);
+	CHECK(!alloc_page_mask(GFP_NOWAIT | __GFP_NOWARN, M(16) - 1));
+	fail_mask_alloc.ignore_gfp_reclaim = false;
+	a = alloc_page_mask(GFP_KERNEL | __GFP_NOFAIL, M(16) - 1);
+	CHECK(a);
+	__free_page_mask(a);
+	fail_mask_alloc.min_pages = 4;
+	a = alloc_pages_mask(GFP_ATOMIC, PG(3), M(16) - 1);
+	CHECK(a);
+	__free_pages_mask(a, PG(3));
+	CHECK(!alloc_pages_mask(GFP_ATOMIC | __GFP_NOWARN, PG(4), M(16) - 1));
+	CHECK_EQ(stats().injected, 2);
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(stats().misuse, 0);
+}
+
+/* space (in pages) lets requests through first; then they fail. */
+static void t_fail_space_pages(void)
+{
+	struct page *a, *b;
+
+	boot_force();
+	inject(1);
+	fail_mask_alloc.attr.space = 3;
+	a = alloc_page_mask(GFP_ATOMIC, M(16) - 1);
+	b = alloc_page_mask(GFP_ATOMIC, M(16) - 1);
+	CHECK(a && b);
+	CHECK(!alloc_page_mask(GFP_ATOMIC | __GFP_NOWARN, M(16) - 1));
+	CHECK_EQ(stats().injected, 1);
+	CHECK_EQ(stats().used_bytes, PG(2));
+	__free_page_mask(a);
+	__free_page_mask(b);
+	CHECK_EQ(stats().free_bytes, M(16));
+}
+
+/* Bounce runs fail with -ENOMEM like a full pool; bounce-only spares the rest. */
+static void t_fail_bounce_only(void)
+{
+	struct page *a, *p;
+
+	harness_boot_default();
+	inject(-1);
+	fail_mask_alloc.bounce_only = true;
+	a = alloc_pages_mask(GFP_ATOMIC, PG(2), M(16) - 1);
+	CHECK(a && mask_pool_page(a));
+	p = mask_pool_alloc_compat(GFP_ATOMIC, 1);
+	CHECK(p && mask_pool_page(p));
+	CHECK_EQ(stats().injected, 0);
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(1, M(16) - 1, 0, 0, ~0UL)), -ENOMEM);
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(16, M(16) - 1, 15, 0, 15)), -ENOMEM);
+	/* What can never fit is not a candidate: the real error, no injection. */
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(POOL_PAGES + 1, ~0ULL, 0, 0, ~0UL)), -E2BIG);
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(1, PAGE_SIZE - 2, 0, 0, ~0UL)), -ERANGE);
+	CHECK_EQ(stats().injected, 2);
+	CHECK_EQ(vm(MASK_ALLOC), 2);
+	__free_pages_mask(a, PG(2));
+	__free_pages(p, 1);
+	CHECK_EQ(stats().free_bytes, M(16));
+	fail_mask_alloc.bounce_only = false;
+	harness_log_clear();
+	CHECK(!mask_pool_alloc_compat(GFP_ATOMIC, 0));
+	CHECK(harness_log_contains("cannot allocate 4096 bytes below 0xffffff"));
+	CHECK_EQ(stats().injected, 3);
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(stats().free_bytes, M(16));
+}
+
+/* fail_mask_alloc=<interval>,<probability>,<space>,<times> at boot. */
+static void t_fail_boot_param(void)
+{
+	struct harness_boot_opts o = { .fail_param = "1,100,0,2" };
+
+	harness_boot(&o);
+	CHECK_EQ(fail_mask_alloc.attr.probability, 100);
+	CHECK_EQ(fail_mask_alloc.attr.times, 2);
+	fail_mask_alloc.ignore_gfp_reclaim = false;
+	CHECK(!alloc_page_mask(GFP_ATOMIC | __GFP_NOWARN, M(8) - 1));
+	CHECK(!alloc_page_mask(GFP_ATOMIC | __GFP_NOWARN, M(8) - 1));
+	CHECK_EQ(stats().injected, 2);
+	CHECK(alloc_page_mask(GFP_ATOMIC, M(8) - 1));
+}
+
+/*
+ * A malformed value: lib/fault-inject.c's message (or ours for a bare
+ * "fail_mask_alloc"), -EINVAL, nothing is armed and the pool is the
+ * default one.
+ */
+static void t_fail_boot_param_bad(void)
+{
+	static const char * const bad[] = { "1,100", "", "1,100,0" };
+	struct harness_boot_opts o = { .fail_param = "junk" };
+	int (*fn)(char *s) = harness_param("fail_mask_alloc");
+	char buf[16];
+	unsigned int i;
+
+	harness_boot(&o);
+	CHECK(harness_log_contains("FAULT_INJECTION: failed to parse arguments"));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		harness_log_clear();
+		snprintf(buf, sizeof(buf), "%s", bad[i]);
+		CHECK_EQ(fn(buf), -EINVAL);
+		CHECK(harness_log_contains("FAULT_INJECTION: failed to parse arguments"));
+	}
+	harness_log_clear();
+	CHECK_EQ(fn(NULL), -EINVAL);
+	CHECK(harness_log_contains("mask_alloc: fail_mask_alloc needs a value"));
+	CHECK_EQ(fail_mask_alloc.attr.probability, 0);
+	CHECK_EQ(stats().pool_bytes, M(16));
+	CHECK(alloc_page_mask(GFP_ATOMIC, M(8) - 1));
+	CHECK_EQ(stats().injected, 0);
+}
+
 /* ------------------------------------------------------------------ */
 
 struct test_case {
@@ -1375,6 +1665,10 @@ static const struct test_case tests[] = {
 	T(event_counts), T(node_variant),
 	T(bounce_top_down_refcounts), T(bounce_alignment_offset),
 	T(bounce_errors), T(bounce_boundary), T(bounce_misuse),
+	T(bad_size_max), T(bad_mask_below_pool), T(bad_mask_with_holes),
+	T(bad_free_bounce_foreign_middle), T(param_unaligned),
+	T(fail_alloc_like_full_pool), T(fail_filters), T(fail_space_pages),
+	T(fail_bounce_only), T(fail_boot_param), T(fail_boot_param_bad),
 	T(stress_fixed_seed), T(stress_random_seed),
 };
 
