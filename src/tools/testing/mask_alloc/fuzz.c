@@ -24,10 +24,11 @@
  *
  * After every step: a pool placement or failure must be the one of the
  * seed's linear search (ref.c, which runs on its own copy of the bitmap,
- * cursor included); the @used and @head bitmaps and the struct pages of
- * the pool must match a per-page model; the free page count, the misuse
+ * cursor included, compared whole); the free page count, the misuse
  * count, the WARN_ON_ONCE reports and the MASK_ALLOC events must be the
- * expected ones; the search summary must be consistent (fk_check_summary).
+ * expected ones; the @head bitmap, the struct pages and the search
+ * summary (fk_check_summary) must match a per-page model around the pages
+ * the step touched, and everywhere after misuse and every 16 steps.
  * Misuse must be counted once, warned once per call site, and change
  * nothing.  At the end every allocation is freed and the pool must be
  * whole again.  Any difference aborts with a description of the step.
@@ -85,6 +86,8 @@ static const uint8_t *in;
 static size_t in_len, in_pos;
 static unsigned long step;
 static const char *opname = "boot";
+static unsigned long dirty_lo = ULONG_MAX, dirty_hi;	/* pfns touched */
+static bool check_everything;
 static char opdesc[256];
 
 static __printf(1, 2) void fail(const char *fmt, ...)
@@ -190,11 +193,19 @@ static bool rec_pool(const struct rec *r)
 	return r->kind != R_BUDDY;
 }
 
+/* Pages [@pfn, @pfn + @nr) changed: check them and their neighbours. */
+static void dirty(unsigned long pfn, unsigned long nr)
+{
+	dirty_lo = min(dirty_lo, pfn ? pfn - 1 : 0);
+	dirty_hi = max(dirty_hi, pfn + nr);
+}
+
 /* Pages of @id in the model; the record dies with its last page. */
 static void model_take(int id, unsigned long pfn, unsigned long nr)
 {
 	unsigned long i;
 
+	dirty(pfn, nr);
 	for (i = 0; i < nr; i++) {
 		if (own(pfn + i) != OWN_FREE)
 			fail("pfn %lu handed out but not free in the model (%d)",
@@ -208,6 +219,7 @@ static void model_release(int id, unsigned long pfn, unsigned long nr)
 {
 	unsigned long i;
 
+	dirty(pfn, nr);
 	for (i = 0; i < nr; i++) {
 		if (own(pfn + i) != id)
 			fail("model: pfn %lu is not held by %d", pfn + i, id);
@@ -272,7 +284,7 @@ static unsigned long bitmap_diff(const unsigned long *a, const unsigned long *b,
 
 static void check_all(void)
 {
-	unsigned long pfn, i;
+	unsigned long pfn, i, lo, hi;
 	const char *why;
 	int id, w;
 
@@ -300,7 +312,16 @@ static void check_all(void)
 	i = bitmap_diff(pv.used, ref.used, pv.nbits);
 	if (i != ULONG_MAX)
 		fail("used word %lu: %#lx, reference %#lx", i, pv.used[i], ref.used[i]);
-	for (pfn = pv.base_pfn; pfn <= pv.max_pfn; pfn++) {
+	lo = pv.base_pfn;
+	hi = pv.max_pfn;
+	if (!check_everything && step % 16) {
+		lo = max(lo, dirty_lo);
+		hi = min(hi, dirty_hi);
+	}
+	check_everything = false;
+	dirty_lo = ULONG_MAX;
+	dirty_hi = 0;
+	for (pfn = lo; pfn <= hi; pfn++) {
 		struct page *pg = pfn_to_page(pfn);
 		unsigned long idx = pv.max_pfn - pfn;
 		bool head;
@@ -321,7 +342,7 @@ static void check_all(void)
 			fail("pfn %lu of %d: state %d ref %d, want ref %d", pfn, w,
 			     pg->state, pg->_refcount, want_ref(w, pfn));
 	}
-	why = fk_check_summary();
+	why = lo <= hi ? fk_check_summary(pv.max_pfn - hi, pv.max_pfn - lo) : NULL;
 	if (why)
 		fail("summary: %s", why);
 }
@@ -907,6 +928,7 @@ static void do_misuse(void)
 	u64 mask;
 	int id;
 
+	check_everything = true;	/* misuse must change nothing anywhere */
 	switch (get8() % 11) {
 	case 0:		/* size below MASK_MIN_SIZE */
 		size = get8() % MASK_MIN_SIZE;
@@ -1166,6 +1188,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	harness_verbose = getenv("MASK_FUZZ_VERBOSE");
 	fk_reset();
 	boot();
+	check_everything = true;
 	check_all();
 
 	for (step = 1; step <= MAX_STEPS && in_pos < in_len; step++) {
@@ -1215,6 +1238,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (recs[id].live)
 			free_whole(id, false);
 	op("end", "");
+	check_everything = true;
 	check_all();
 	if (enabled) {
 		if (pv.free_pages != pv.pool_pages)

@@ -67,33 +67,32 @@ static struct mask_sum fk_leaf_exact(unsigned long leaf)
 	return s;
 }
 
-static bool fk_check_node(unsigned long node, unsigned long span)
+static bool fk_check_leaf(unsigned long leaf)
+{
+	const struct mask_sum *s = &mask_pool.sum[mask_pool.sum_leaves + leaf];
+	struct mask_sum e = fk_leaf_exact(leaf);
+
+	if (s->pre != e.pre || s->suf != e.suf || s->best < e.best ||
+	    (s->best != e.best && !test_bit(leaf, mask_pool.sum_stale))) {
+		snprintf(fk_msg, sizeof(fk_msg),
+			 "leaf %lu: pre/suf/best %u/%u/%u, exact %u/%u/%u, %s",
+			 leaf, s->pre, s->suf, s->best, e.pre, e.suf, e.best,
+			 test_bit(leaf, mask_pool.sum_stale) ? "stale" : "not stale");
+		return false;
+	}
+	return true;
+}
+
+/* Inner node @node, whose children span @half bits each. */
+static bool fk_check_inner(unsigned long node, u32 half)
 {
 	const struct mask_sum *s = &mask_pool.sum[node];
-	struct mask_sum e, l, r;
-	unsigned long leaf;
-	u32 half = span / 2;
+	const struct mask_sum *l = &mask_pool.sum[2 * node], *r = &mask_pool.sum[2 * node + 1];
+	struct mask_sum e;
 
-	if (node >= mask_pool.sum_leaves) {
-		leaf = node - mask_pool.sum_leaves;
-		e = fk_leaf_exact(leaf);
-		if (s->pre != e.pre || s->suf != e.suf || s->best < e.best ||
-		    (s->best != e.best && !test_bit(leaf, mask_pool.sum_stale))) {
-			snprintf(fk_msg, sizeof(fk_msg),
-				 "leaf %lu: pre/suf/best %u/%u/%u, exact %u/%u/%u, %s",
-				 leaf, s->pre, s->suf, s->best, e.pre, e.suf, e.best,
-				 test_bit(leaf, mask_pool.sum_stale) ? "stale" : "not stale");
-			return false;
-		}
-		return true;
-	}
-	if (!fk_check_node(2 * node, half) || !fk_check_node(2 * node + 1, half))
-		return false;
-	l = mask_pool.sum[2 * node];
-	r = mask_pool.sum[2 * node + 1];
-	e.pre = l.pre == half ? half + r.pre : l.pre;
-	e.suf = r.suf == half ? half + l.suf : r.suf;
-	e.best = max3(l.best, r.best, l.suf + r.pre);
+	e.pre = l->pre == half ? half + r->pre : l->pre;
+	e.suf = r->suf == half ? half + l->suf : r->suf;
+	e.best = max3(l->best, r->best, l->suf + r->pre);
 	if (s->pre != e.pre || s->suf != e.suf || s->best != e.best) {
 		snprintf(fk_msg, sizeof(fk_msg),
 			 "node %lu: pre/suf/best %u/%u/%u, from its children %u/%u/%u",
@@ -103,9 +102,24 @@ static bool fk_check_node(unsigned long node, unsigned long span)
 	return true;
 }
 
-const char *fk_check_summary(void)
+const char *fk_check_summary(unsigned long lo, unsigned long hi)
 {
-	if (!mask_pool.nbits || !mask_pool.sum_leaves)
+	unsigned long leaf, node, first, last;
+	u32 half;
+
+	if (!mask_pool.nbits || !mask_pool.sum_leaves || lo > hi)
 		return NULL;
-	return fk_check_node(1, mask_pool.sum_leaves * MASK_SUM_LEAF_BITS) ? NULL : fk_msg;
+	first = lo / MASK_SUM_LEAF_BITS;
+	last = min(hi / MASK_SUM_LEAF_BITS, mask_pool.sum_leaves - 1);
+	for (leaf = first; leaf <= last; leaf++)
+		if (!fk_check_leaf(leaf))
+			return fk_msg;
+	/* The inner nodes above those leaves, level by level. */
+	first = (first + mask_pool.sum_leaves) / 2;
+	last = (last + mask_pool.sum_leaves) / 2;
+	for (half = MASK_SUM_LEAF_BITS; first; first /= 2, last /= 2, half *= 2)
+		for (node = first; node <= last; node++)
+			if (!fk_check_inner(node, half))
+				return fk_msg;
+	return NULL;
 }

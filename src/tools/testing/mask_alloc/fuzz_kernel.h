@@ -27,11 +27,12 @@ void fk_reset(void);
 void fk_view(struct fk_view *v);
 void fk_set_force(bool force);
 /*
- * Check the search summary against the @used bitmap without changing it:
- * @pre and @suf exact, @best exact or too high (never too low) and exact
- * unless the leaf is marked stale, every inner node the combination of its
- * children.  Returns NULL, or what is wrong.
+ * Check the search summary over bits [@lo, @hi] of the @used bitmap (0,
+ * ULONG_MAX: all of it) without changing it: @pre and @suf exact, @best
+ * exact or too high (never too low) and exact unless the leaf is marked
+ * stale, every inner node above them the combination of its children.
+ * Returns NULL, or what is wrong.
  */
-const char *fk_check_summary(void);
+const char *fk_check_summary(unsigned long lo, unsigned long hi);
 
 #endif
