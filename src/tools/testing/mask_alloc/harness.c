@@ -4,6 +4,12 @@
  * struct page array, a page-granular memblock, a trivial buddy allocator
  * over whatever memblock_free_all() released, and state-tracking
  * versions of post_alloc_hook()/free_pages_prepare() and friends.
+ *
+ * With HARNESS_THREADS (the ThreadSanitizer build) the counters are atomic,
+ * the log ring and the fake buddy allocator have their own locks, and
+ * waits sleep on a condition variable.  harness_reset() puts the fake
+ * kernel back to its state before the first boot, for the fuzzer, which
+ * runs many inputs in one process.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,7 +24,7 @@ unsigned long max_low_pfn;
 unsigned long jiffies;
 struct task_struct harness_current = { .comm = "harness" };
 unsigned long harness_vm_events[NR_VM_EVENT_ITEMS];
-int harness_locks_held;
+HARNESS_TLS int harness_locks_held;
 
 unsigned long harness_warnings, harness_errors, harness_bad_pages;
 bool harness_verbose;
@@ -36,6 +42,20 @@ unsigned long harness_wait_limit = 100000;
 static unsigned char reserved[ARENA_PAGES];
 static bool memblock_active;
 
+#ifdef HARNESS_THREADS
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t zone_lock = PTHREAD_MUTEX_INITIALIZER;
+#define LOCK(l)		pthread_mutex_lock(&(l))
+#define UNLOCK(l)	pthread_mutex_unlock(&(l))
+#else
+#define LOCK(l)		do { } while (0)
+#define UNLOCK(l)	do { } while (0)
+#endif
+
+/* WARN_ON_ONCE() flags that fired, re-armed by harness_reset(). */
+static bool *warn_flags[64];
+static unsigned int warn_nr;
+
 /* ---------------- diagnostics ---------------- */
 
 #define LOG_LINES	128
@@ -45,16 +65,19 @@ static unsigned int log_next;
 
 void harness_log(char level, const char *fmt, ...)
 {
-	char *line = log_ring[log_next++ % LOG_LINES];
+	char *line;
 	va_list ap;
 	int n;
 
+	LOCK(log_lock);
+	line = log_ring[log_next++ % LOG_LINES];
 	n = snprintf(line, LOG_LEN, "<%c> ", level);
 	va_start(ap, fmt);
 	vsnprintf(line + n, LOG_LEN - n, fmt, ap);
 	va_end(ap);
 	if (harness_verbose)
 		fprintf(stderr, "  log: %s", line);
+	UNLOCK(log_lock);
 }
 
 bool harness_log_contains(const char *s)
@@ -73,9 +96,17 @@ void harness_log_clear(void)
 	log_next = 0;
 }
 
-void harness_warn(const char *file, int line, const char *cond)
+void harness_warn(bool *once, const char *file, int line, const char *cond)
 {
-	harness_warnings++;
+	unsigned int i;
+
+	HARNESS_COUNT(harness_warnings, 1);
+	LOCK(log_lock);
+	for (i = 0; i < warn_nr && warn_flags[i] != once; i++)
+		;
+	if (i == warn_nr && warn_nr < ARRAY_SIZE(warn_flags))
+		warn_flags[warn_nr++] = once;
+	UNLOCK(log_lock);
 	harness_log('W', "WARNING: %s:%d: %s\n", file, line, cond);
 }
 
@@ -83,7 +114,7 @@ void harness_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	harness_errors++;
+	HARNESS_COUNT(harness_errors, 1);
 	fprintf(stderr, "  HARNESS ERROR: ");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -93,7 +124,7 @@ void harness_error(const char *fmt, ...)
 
 static void bad_page(struct page *page, const char *why)
 {
-	harness_bad_pages++;
+	HARNESS_COUNT(harness_bad_pages, 1);
 	if (harness_verbose)
 		fprintf(stderr, "  bad page pfn %lu: %s\n", page_to_pfn(page), why);
 }
@@ -104,8 +135,11 @@ void harness_arena_init(void)
 {
 	unsigned long pfn;
 
-	harness_mem = calloc(1, ARENA_BYTES);
-	harness_pages = calloc(ARENA_PAGES, sizeof(struct page));
+	/* A second boot in the same process (the fuzzer) reuses the arena. */
+	if (!harness_mem)
+		harness_mem = calloc(1, ARENA_BYTES);
+	if (!harness_pages)
+		harness_pages = calloc(ARENA_PAGES, sizeof(struct page));
 	if (!harness_mem || !harness_pages) {
 		fprintf(stderr, "out of memory for the arena\n");
 		exit(2);
@@ -114,6 +148,7 @@ void harness_arena_init(void)
 	for (pfn = 0; pfn < ARENA_PAGES; pfn++) {
 		struct page *p = &harness_pages[pfn];
 
+		memset(p, 0, sizeof(*p));
 		p->flags = PG_reserved;
 		p->_refcount = 1;
 		p->_mapcount = -1;
@@ -386,8 +421,9 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 		p->state = HPS_FREE;
 		p->tag = 0;
 		p->private = 0;
-#ifndef HARNESS_BENCH	/* the benchmark's arena is not backed */
-		memset(page_address(p), 0x6b, PAGE_SIZE);	/* init_on_free */
+#if !defined(HARNESS_BENCH) && !defined(HARNESS_NO_POISON)
+		/* init_on_free; the benchmark's arena is not backed */
+		memset(page_address(p), 0x6b, PAGE_SIZE);
 #endif
 	}
 	if (mask_pool_page(page)) {
@@ -415,10 +451,13 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 	(void)nid;
 	if (harness_locks_held)
 		harness_error("%s() with a spinlock held", __func__);
+	LOCK(zone_lock);
 	harness_buddy_calls++;
 	harness_buddy_last_gfp = gfp;
-	if (harness_buddy_fail || order > MAX_PAGE_ORDER)
+	if (harness_buddy_fail || order > MAX_PAGE_ORDER) {
+		UNLOCK(zone_lock);
 		return NULL;
+	}
 	pfn = (harness_buddy_floor_pfn + n - 1) & ~(n - 1);
 	for (; pfn + n <= ARENA_PAGES; pfn += n) {
 		for (i = 0; i < n && harness_pages[pfn + i].in_buddy; i++)
@@ -427,9 +466,11 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 			continue;
 		for (i = 0; i < n; i++)
 			harness_pages[pfn + i].in_buddy = false;
+		UNLOCK(zone_lock);
 		prep_new_page(&harness_pages[pfn], order, gfp, 0);
 		return &harness_pages[pfn];
 	}
+	UNLOCK(zone_lock);
 	return NULL;
 }
 
@@ -437,9 +478,12 @@ void free_unref_page(struct page *page, unsigned int order)
 {
 	unsigned long i;
 
-	if (free_pages_prepare(page, order))
+	if (free_pages_prepare(page, order)) {
+		LOCK(zone_lock);
 		for (i = 0; i < (1UL << order); i++)
 			page[i].in_buddy = true;
+		UNLOCK(zone_lock);
+	}
 }
 
 void __free_pages_ok(struct page *page, unsigned int order)
@@ -485,6 +529,51 @@ void split_page(struct page *page, unsigned int order)
 
 /* ---------------- waits ---------------- */
 
+#ifdef HARNESS_THREADS
+/* Real sleeps: a jiffy is 1000 / HZ ms; @deadline is CLOCK_REALTIME. */
+void harness_wait_begin(wait_queue_head_t *wq, long timeout, struct timespec *deadline)
+{
+	long ms = timeout * (1000 / HZ);
+
+	if (harness_locks_held)
+		harness_error("sleeping with a spinlock held");
+	HARNESS_COUNT(harness_wait_calls, 1);
+	clock_gettime(CLOCK_REALTIME, deadline);
+	deadline->tv_sec += ms / 1000;
+	deadline->tv_nsec += (ms % 1000) * 1000000L;
+	if (deadline->tv_nsec >= 1000000000L) {
+		deadline->tv_sec++;
+		deadline->tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&wq->m);
+}
+
+/* Sleep until woken or @deadline; return the jiffies left (0: timed out). */
+long harness_wait_step(wait_queue_head_t *wq, const struct timespec *deadline)
+{
+	struct timespec now;
+	long ms;
+
+	pthread_cond_timedwait(&wq->c, &wq->m, deadline);
+	clock_gettime(CLOCK_REALTIME, &now);
+	ms = (deadline->tv_sec - now.tv_sec) * 1000 +
+	     (deadline->tv_nsec - now.tv_nsec) / 1000000L;
+	return ms > 0 ? DIV_ROUND_UP(ms, 1000 / HZ) : 0;
+}
+
+void harness_wait_end(wait_queue_head_t *wq)
+{
+	pthread_mutex_unlock(&wq->m);
+}
+
+void harness_wake_up(wait_queue_head_t *wq)
+{
+	HARNESS_COUNT(harness_wakeups, 1);
+	pthread_mutex_lock(&wq->m);
+	pthread_cond_broadcast(&wq->c);
+	pthread_mutex_unlock(&wq->m);
+}
+#else
 long harness_wait(wait_queue_head_t *wq, long timeout)
 {
 	(void)wq;
@@ -510,6 +599,7 @@ void harness_wake_up(wait_queue_head_t *wq)
 	(void)wq;
 	harness_wakeups++;
 }
+#endif
 
 /* ---------------- debugfs ---------------- */
 
@@ -691,6 +781,34 @@ void harness_boot(const struct harness_boot_opts *o)
 		return;
 	mask_pool_handover();
 	harness_late_initcall();
+}
+
+/*
+ * Back to the state before the first boot: the fuzzer boots once per
+ * input in the same process.  The kernel file's own static state is reset
+ * separately (fuzz_kernel.c).
+ */
+void harness_reset(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < warn_nr; i++)
+		*warn_flags[i] = false;
+	warn_nr = 0;
+	harness_log_clear();
+	jiffies = 0;
+	memset(harness_vm_events, 0, sizeof(harness_vm_events));
+	harness_locks_held = 0;
+	harness_warnings = harness_errors = harness_bad_pages = 0;
+	harness_buddy_fail = false;
+	harness_buddy_floor_pfn = 0;
+	harness_buddy_last_gfp = 0;
+	harness_buddy_calls = 0;
+	harness_wait_cb = NULL;
+	harness_wait_cb_delay = 10;
+	harness_wait_calls = harness_wakeups = 0;
+	harness_wait_limit = 100000;
+	dfs_nr = 0;
 }
 
 void harness_boot_default(void)

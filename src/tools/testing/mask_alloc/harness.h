@@ -27,6 +27,7 @@ struct harness_boot_opts {
 void harness_arena_init(void);
 void harness_boot(const struct harness_boot_opts *o);
 void harness_boot_default(void);	/* no param, no holes, 16 MB */
+void harness_reset(void);		/* before booting again in the same process */
 void harness_memblock_free_all(void);
 bool harness_memblock_is_reserved(unsigned long pfn);
 

@@ -2,11 +2,16 @@
 /*
  * Userspace stand-ins for the kernel names mm/mask_alloc.c uses.
  *
- * Everything is single threaded.  "Physical memory" is a malloc'd arena of
- * ARENA_PAGES pages with a struct page array; memblock, the buddy allocator
- * and mm's alloc/free hooks are small fakes in harness.c that track page
- * state so that double frees, bad refcounts and memblock use after
- * memblock_free_all() are caught.
+ * "Physical memory" is a malloc'd arena of ARENA_PAGES pages with a struct
+ * page array; memblock, the buddy allocator and mm's alloc/free hooks are
+ * small fakes in harness.c that track page state so that double frees, bad
+ * refcounts and memblock use after memblock_free_all() are caught.
+ *
+ * Everything is single threaded, unless HARNESS_THREADS is defined (the
+ * ThreadSanitizer build, tstress.c): then the spinlock is a real mutex,
+ * atomics and READ_ONCE()/WRITE_ONCE() are real atomic accesses, the wait
+ * queue really sleeps (on a condition variable, with jiffies of real time)
+ * and the fakes in harness.c take their own locks.
  */
 #ifndef MASK_HARNESS_SHIM_H
 #define MASK_HARNESS_SHIM_H
@@ -18,6 +23,13 @@
 #include <ctype.h>
 #include <limits.h>
 #include <errno.h>
+#ifdef HARNESS_THREADS
+#include <pthread.h>
+#include <time.h>
+#define HARNESS_TLS	__thread
+#else
+#define HARNESS_TLS
+#endif
 
 #define CONFIG_MASK_ALLOC 1
 #define CONFIG_DEBUG_FS 1
@@ -46,8 +58,13 @@ typedef u64 phys_addr_t;
 #define __initdata
 #define __read_mostly
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
+#ifdef HARNESS_THREADS
+#define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#else
 #define READ_ONCE(x)	(*(volatile typeof(x) *)&(x))
 #define WRITE_ONCE(x, v) do { *(volatile typeof(x) *)&(x) = (v); } while (0)
+#endif
 #define min(a, b)	((a) < (b) ? (a) : (b))
 #define max(a, b)	((a) > (b) ? (a) : (b))
 #define min_t(t, a, b)	((t)(a) < (t)(b) ? (t)(a) : (t)(b))
@@ -132,18 +149,22 @@ static inline bool gfpflags_allow_blocking(gfp_t gfp)
 }
 
 /* ---- harness reporting (harness.c) ---- */
-void harness_warn(const char *file, int line, const char *cond);
+void harness_warn(bool *once, const char *file, int line, const char *cond);
 __printf(2, 3) void harness_log(char level, const char *fmt, ...);
 __printf(1, 2) void harness_error(const char *fmt, ...);
-extern int harness_locks_held;
+extern HARNESS_TLS int harness_locks_held;
 
+/* harness_warn() remembers @once, so that harness_reset() can re-arm it. */
+#ifdef HARNESS_THREADS
+#define HARNESS_WARN_FIRST(once) !__atomic_exchange_n(once, true, __ATOMIC_RELAXED)
+#else
+#define HARNESS_WARN_FIRST(once) (!*(once) && (*(once) = true))
+#endif
 #define WARN_ON_ONCE(cond) ({						\
 	static bool __warned;						\
 	bool __c = !!(cond);						\
-	if (__c && !__warned) {						\
-		__warned = true;					\
-		harness_warn(__FILE__, __LINE__, #cond);		\
-	}								\
+	if (__c && HARNESS_WARN_FIRST(&__warned))			\
+		harness_warn(&__warned, __FILE__, __LINE__, #cond);	\
 	__c;								\
 })
 
@@ -155,7 +176,41 @@ extern int harness_locks_held;
 #define pr_info(fmt, ...)	harness_log('I', pr_fmt(fmt), ##__VA_ARGS__)
 #define pr_warn_ratelimited(fmt, ...) harness_log('W', pr_fmt(fmt), ##__VA_ARGS__)
 
-/* ---- locking, atomics, scheduling (single threaded) ---- */
+/* ---- locking, atomics, scheduling ---- */
+#ifdef HARNESS_THREADS
+/*
+ * A real lock.  There is one spinlock, so harness_locks_held (per thread)
+ * tells whether it is held by the caller: a second lock is recursion.
+ * HARNESS_BROKEN_LOCK drops the mutex, to show that TSan then complains.
+ */
+typedef struct { pthread_mutex_t m; } spinlock_t;
+#define __SPIN_LOCK_UNLOCKED(x)	{ PTHREAD_MUTEX_INITIALIZER }
+#ifdef HARNESS_BROKEN_LOCK
+#define harness_mutex_lock(m)	((void)(m))
+#define harness_mutex_unlock(m)	((void)(m))
+#else
+#define harness_mutex_lock(m)	pthread_mutex_lock(m)
+#define harness_mutex_unlock(m)	pthread_mutex_unlock(m)
+#endif
+#define spin_lock_irqsave(l, flags) do {				\
+	if (harness_locks_held)						\
+		harness_error("recursive spinlock");			\
+	harness_mutex_lock(&(l)->m);					\
+	harness_locks_held++;						\
+	(flags) = 0;							\
+} while (0)
+#define spin_unlock_irqrestore(l, flags) do {				\
+	if (!harness_locks_held)					\
+		harness_error("unlock of unlocked spinlock");		\
+	harness_locks_held--;						\
+	harness_mutex_unlock(&(l)->m);					\
+	(void)(flags);							\
+} while (0)
+#define lockdep_assert_held(l) do {					\
+	if (!harness_locks_held)					\
+		harness_error("lock not held at %s:%d", __FILE__, __LINE__); \
+} while (0)
+#else
 typedef struct { int locked; } spinlock_t;
 #define __SPIN_LOCK_UNLOCKED(x)	{ 0 }
 #define spin_lock_irqsave(l, flags) do {				\
@@ -176,6 +231,7 @@ typedef struct { int locked; } spinlock_t;
 	if (!(l)->locked)						\
 		harness_error("lock not held at %s:%d", __FILE__, __LINE__); \
 } while (0)
+#endif
 #define might_sleep_if(cond) do {					\
 	if ((cond) && harness_locks_held)				\
 		harness_error("might sleep with a lock held");	\
@@ -183,8 +239,16 @@ typedef struct { int locked; } spinlock_t;
 
 typedef struct { long counter; } atomic_long_t;
 #define ATOMIC_LONG_INIT(i)	{ (i) }
+#ifdef HARNESS_THREADS
+#define atomic_long_inc(v)	((void)__atomic_fetch_add(&(v)->counter, 1, __ATOMIC_RELAXED))
+#define atomic_long_read(v)	__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
+/* Counters that the kernel keeps per cpu or atomically. */
+#define HARNESS_COUNT(x, n)	((void)__atomic_fetch_add(&(x), (n), __ATOMIC_RELAXED))
+#else
 #define atomic_long_inc(v)	((void)((v)->counter++))
 #define atomic_long_read(v)	((v)->counter)
+#define HARNESS_COUNT(x, n)	((void)((x) += (n)))
+#endif
 
 struct task_struct { char comm[16]; };
 extern struct task_struct harness_current;
@@ -203,6 +267,35 @@ static inline unsigned long msecs_to_jiffies(u64 ms)
 	return (unsigned long)DIV_ROUND_UP(ms * HZ, 1000);
 }
 
+#ifdef HARNESS_THREADS
+/*
+ * Wait queues that really sleep: the condition is checked under the
+ * queue's mutex and wake_up() broadcasts under it, so no wakeup is lost
+ * (prepare_to_wait() in the kernel).  A jiffy is 1000 / HZ ms of real time.
+ */
+typedef struct { pthread_mutex_t m; pthread_cond_t c; } wait_queue_head_t;
+#define DECLARE_WAIT_QUEUE_HEAD(name)					\
+	wait_queue_head_t name = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER }
+void harness_wait_begin(wait_queue_head_t *wq, long timeout, struct timespec *deadline);
+long harness_wait_step(wait_queue_head_t *wq, const struct timespec *deadline);
+void harness_wait_end(wait_queue_head_t *wq);
+void harness_wake_up(wait_queue_head_t *wq);
+#define wake_up(wq)	harness_wake_up(wq)
+#define wq_has_sleeper(wq)	true
+#define wait_event_timeout(wq, condition, timeout) ({			\
+	long __ret = (timeout);						\
+	struct timespec __dl;						\
+	harness_wait_begin(&(wq), __ret, &__dl);			\
+	while (!(condition) && __ret > 0)				\
+		__ret = harness_wait_step(&(wq), &__dl);		\
+	if (!(condition))						\
+		__ret = 0;						\
+	else if (!__ret)						\
+		__ret = 1;						\
+	harness_wait_end(&(wq));					\
+	__ret;								\
+})
+#else
 /* ---- wait queues: a wait "sleeps" by advancing jiffies (harness.c) ---- */
 typedef struct { int unused; } wait_queue_head_t;
 #define DECLARE_WAIT_QUEUE_HEAD(name) wait_queue_head_t name = { 0 }
@@ -226,6 +319,7 @@ void harness_wake_up(wait_queue_head_t *wq);
 	}								\
 	__ret;								\
 })
+#endif
 
 /* ---- static keys ---- */
 struct static_key_false { bool enabled; };
@@ -240,8 +334,8 @@ enum vm_event_item {
 	MASK_LOW_WASTE, MASK_HIGH_WASTE, MASK_FAIL, NR_VM_EVENT_ITEMS
 };
 extern unsigned long harness_vm_events[NR_VM_EVENT_ITEMS];
-#define count_vm_event(e)	((void)(harness_vm_events[e]++))
-#define count_vm_events(e, n)	((void)(harness_vm_events[e] += (n)))
+#define count_vm_event(e)	HARNESS_COUNT(harness_vm_events[e], 1)
+#define count_vm_events(e, n)	HARNESS_COUNT(harness_vm_events[e], (n))
 
 /* ---- bitmaps (bitmap.c) ---- */
 #define BITS_PER_LONG	64
