@@ -702,7 +702,7 @@ unsigned long harness_should_fail_calls;
  */
 bool should_fail_ex(struct fault_attr *attr, long size, int flags)
 {
-	harness_should_fail_calls++;
+	__atomic_fetch_add(&harness_should_fail_calls, 1, __ATOMIC_RELAXED);
 	if (!attr->probability || !attr->times)
 		return false;
 	if (attr->space > size) {
