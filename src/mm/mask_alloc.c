@@ -233,7 +233,7 @@ static bool mask_sum_pull(unsigned long node, u32 span)
 	return true;
 }
 
-/* One past the last used bit in [@lo, @i), or @lo if there is none. */
+/* One past the last used bit in [@lo, @i), or @lo; @lo is word aligned. */
 static unsigned long mask_used_before(unsigned long lo, unsigned long i)
 {
 	unsigned long w, base;
@@ -241,8 +241,6 @@ static unsigned long mask_used_before(unsigned long lo, unsigned long i)
 	while (i > lo) {
 		base = (i - 1) & ~(BITS_PER_LONG - 1UL);
 		w = mask_pool.used[base / BITS_PER_LONG] & BITMAP_LAST_WORD_MASK(i);
-		if (base < lo)
-			w &= ~0UL << (lo - base);
 		if (w)
 			return base + __fls(w) + 1;
 		i = base;
@@ -306,11 +304,10 @@ static void mask_sum_pull_path(unsigned long leaf)
 		span *= 2;
 }
 
-/* Make leaf @leaf exact again if it is stale. */
+/* Make stale leaf @leaf exact again. */
 static void mask_sum_tighten(unsigned long leaf)
 {
-	if (!__test_and_clear_bit(leaf, mask_pool.sum_stale))
-		return;
+	__clear_bit(leaf, mask_pool.sum_stale);
 	mask_sum_leaf(leaf);
 	mask_sum_pull_path(leaf);
 }
@@ -579,7 +576,8 @@ static unsigned long mask_pool_find(unsigned long nr, unsigned long end_pfn,
 	mask_sum_update(idx, nr, true);
 	pfn = idx_to_pfn(idx + nr - 1);
 	__set_bit(pfn_to_idx(pfn), mask_pool.head);
-	mask_pool.free_pages -= nr;
+	/* Written under the lock, read without it by the warnings. */
+	WRITE_ONCE(mask_pool.free_pages, mask_pool.free_pages - nr);
 	mask_pool.cursor = idx + nr < size ? idx + nr : 0;
 	return pfn;
 }
@@ -659,6 +657,29 @@ static inline bool should_fail_mask_alloc(gfp_t gfp, unsigned long nr,
 #endif /* CONFIG_FAIL_MASK_ALLOC */
 
 /*
+ * Could @nr pool pages below @end_pfn, aligned to 1 << @order, ever be
+ * free together?  The pool's own holes can make the answer no for a
+ * request that fits its size and span.  @owned is read-only after boot,
+ * so no lock; the pool has few ranges, so this is cheap.
+ */
+static bool mask_pool_can_fit(unsigned long nr, unsigned long end_pfn,
+			      unsigned int order)
+{
+	unsigned long size = mask_pool.nbits, i, e, lo, hi;
+
+	i = end_pfn > mask_pool.max_pfn ? 0 : pfn_to_idx(end_pfn - 1);
+	for (; (i = find_next_bit(mask_pool.owned, size, i)) < size; i = e) {
+		e = find_next_zero_bit(mask_pool.owned, size, i);
+		/* The owned run [i, e) holds pfns idx_to_pfn(e - 1)..idx_to_pfn(i). */
+		lo = round_up(idx_to_pfn(e - 1), 1UL << order);
+		hi = idx_to_pfn(i);
+		if (lo <= hi && hi - lo + 1 >= nr)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Allocate @nr pool pages below @end_pfn, aligned to 1 << @order.
  *
  * Waiting, only if gfpflags_allow_blocking(@gfp):
@@ -672,7 +693,7 @@ static struct page *mask_pool_alloc(gfp_t gfp, unsigned long nr,
 				    unsigned long end_pfn, unsigned int order)
 {
 	bool can_block = gfpflags_allow_blocking(gfp);
-	bool nofail = gfp & __GFP_NOFAIL;
+	bool nofail = gfp & __GFP_NOFAIL, checked = false;
 	unsigned long left = READ_ONCE(mask_timeout);
 	unsigned long flags, pfn, seq, chunk, waited;
 	long ret;
@@ -701,6 +722,12 @@ static struct page *mask_pool_alloc(gfp_t gfp, unsigned long nr,
 			return NULL;
 		if (!nofail && ((gfp & __GFP_NORETRY) || !left))
 			return NULL;
+		/* Before the first wait: not even __GFP_NOFAIL waits forever. */
+		if (!checked && !mask_pool_can_fit(nr, end_pfn, order)) {
+			WARN_ON_ONCE(nofail);
+			return NULL;
+		}
+		checked = true;
 
 		chunk = nofail ? max(READ_ONCE(mask_timeout), 1UL) : left;
 		ret = wait_event_timeout(mask_pool_wait,
@@ -1014,7 +1041,7 @@ void mask_pool_release(struct page *page, unsigned int nr_pages)
 			ended = false;
 		}
 	}
-	mask_pool.free_pages += nr_pages;
+	WRITE_ONCE(mask_pool.free_pages, mask_pool.free_pages + nr_pages);
 	WRITE_ONCE(mask_pool.free_seq, mask_pool.free_seq + 1);
 	spin_unlock_irqrestore(&mask_pool.lock, flags);
 
@@ -1066,10 +1093,11 @@ static unsigned int mask_chunk_order(unsigned long nr)
  * mask_pool_alloc_bounce - take a run of pool pages for a bounce buffer
  * @nr: number of pages
  * @limit: highest physical address any byte of the run may have
- * @align_mask: the first pfn must satisfy (pfn & @align_mask) == @align_pfn
+ * @align_mask: the first pfn must satisfy (pfn & @align_mask) == @align_pfn;
+ *	2^k - 1
  * @align_pfn: see @align_mask
  * @boundary_mask: the run must not cross a multiple of @boundary_mask + 1
- *	pages (the device's segment boundary); ~0UL for none
+ *	pages (the device's segment boundary), 2^k - 1; ~0UL for none
  *
  * For swiotlb bouncing through the pool (kernel/dma/dmatlb.c).  Pool only:
  * the buddy allocator is never tried, and the caller never waits.  The
@@ -1091,7 +1119,10 @@ struct page *mask_pool_alloc_bounce(unsigned long nr, u64 limit,
 	unsigned int order;
 	struct page *page;
 
-	if (WARN_ON_ONCE(!nr || (align_pfn & ~align_mask))) {
+	/* Both masks are 2^k - 1, as dma_get_min_align_mask() and friends. */
+	if (WARN_ON_ONCE(!nr || (align_pfn & ~align_mask) ||
+			 (align_mask & (align_mask + 1)) ||
+			 (boundary_mask & (boundary_mask + 1)))) {
 		mask_misuse();
 		return ERR_PTR(-EINVAL);
 	}

@@ -716,6 +716,15 @@ static void do_bounce(void)
 	op("bounce", "nr %lu limit %#llx align %#lx/%#lx boundary %#lx", nr,
 	   (unsigned long long)limit, am, ap, bm);
 	end = mask_end(limit);
+	if (bm & (bm + 1)) {
+		/* A boundary that is not 2^k - 1 pages is misuse. */
+		page = mask_pool_alloc_bounce(nr, limit, am, ap, bm);
+		if (!IS_ERR(page) || PTR_ERR(page) != -EINVAL)
+			fail("boundary %#lx: not -EINVAL", bm);
+		expect_misuse(S_BALLOC);
+		check_everything = true;
+		return;
+	}
 	if (!enabled || end <= pv.base_pfn)
 		want = -ERANGE;
 	else if (nr > pv.pool_pages || nr - 1 > bm ||

@@ -604,6 +604,33 @@ static void t_impossible_no_wait(void)
 	CHECK_EQ(stats().misuse, 0);
 }
 
+/*
+ * The pool's holes make a request impossible that fits its size and span:
+ * with holes, the longest run of pool pages is 0x501000..16M (2815 pages,
+ * 2812 of them aligned to 4).  Nothing waits, not even __GFP_NOFAIL
+ * (which warns: its caller asked for the impossible).
+ */
+static void t_impossible_holes_no_wait(void)
+{
+	struct harness_boot_opts o = { .holes = true, .has_param = true, .param = "force" };
+	unsigned long longest = (M(16) - HOLE2_END) >> PAGE_SHIFT;
+	struct page *a;
+
+	harness_boot(&o);
+	CHECK(!alloc_pages_mask(GFP_KERNEL, PG(longest + 1), M(16) - 1));
+	CHECK_EQ(harness_wait_calls, 0);
+	CHECK_EQ(harness_warnings, 0);
+	CHECK(!alloc_pages_mask(GFP_KERNEL | __GFP_NOFAIL, PG(longest + 1), M(16) - 1));
+	CHECK_EQ(harness_wait_calls, 0);
+	CHECK_EQ(harness_warnings, 1);
+	expected_warnings = 1;
+	/* The longest possible run itself is served. */
+	a = alloc_pages_mask(GFP_KERNEL, PG(longest), M(16) - 1);
+	CHECK_EQ(pfn(a), HOLE2_END >> PAGE_SHIFT);
+	__free_pages_mask(a, PG(longest));
+	CHECK_EQ(stats().misuse, 0);
+}
+
 static void t_large_skips_buddy(void)
 {
 	struct page *a;
@@ -1645,7 +1672,7 @@ static const struct test_case tests[] = {
 	T(force_skips_normal), T(zeroing), T(get_free_roundtrip),
 	T(exhaustion_atomic), T(exhaustion_nowarn), T(wait_timeout),
 	T(waiter_woken_by_free), T(wait_noretry), T(wait_bounded_total),
-	T(wait_retry_mayfail), T(wait_nofail), T(impossible_no_wait),
+	T(wait_retry_mayfail), T(wait_nofail), T(impossible_no_wait), T(impossible_holes_no_wait),
 	T(large_skips_buddy), T(misuse_size_zero), T(misuse_zone_modifiers),
 	T(misuse_free_smaller), T(misuse_free_larger),
 	T(misuse_free_not_head), T(misuse_double_free),
