@@ -694,8 +694,8 @@ static struct page *mask_pool_alloc(gfp_t gfp, unsigned long nr,
 {
 	bool can_block = gfpflags_allow_blocking(gfp);
 	bool nofail = gfp & __GFP_NOFAIL, checked = false;
-	unsigned long left = READ_ONCE(mask_timeout);
-	unsigned long flags, pfn, seq, chunk, waited;
+	unsigned long timeout = READ_ONCE(mask_timeout), start = jiffies;
+	unsigned long flags, pfn, seq, chunk, waited, left, t0;
 	long ret;
 
 	might_sleep_if(can_block);
@@ -720,6 +720,14 @@ static struct page *mask_pool_alloc(gfp_t gfp, unsigned long nr,
 			return pfn_to_page(pfn);
 		if (!can_block)
 			return NULL;
+		/*
+		 * The time left is measured from @start on the clock, not
+		 * summed from what wait_event_timeout() returns: that is at
+		 * least 1 whenever the waiter is woken, so a waiter with one
+		 * jiffy left that a free (too small for it) wakes every jiffy
+		 * would never time out.
+		 */
+		left = timeout - min(jiffies - start, timeout);
 		if (!nofail && ((gfp & __GFP_NORETRY) || !left))
 			return NULL;
 		/* Before the first wait: not even __GFP_NOFAIL waits forever. */
@@ -729,19 +737,17 @@ static struct page *mask_pool_alloc(gfp_t gfp, unsigned long nr,
 		}
 		checked = true;
 
-		chunk = nofail ? max(READ_ONCE(mask_timeout), 1UL) : left;
+		chunk = nofail ? max(timeout, 1UL) : left;
+		t0 = jiffies;
 		ret = wait_event_timeout(mask_pool_wait,
 					 READ_ONCE(mask_pool.free_seq) != seq,
 					 chunk);
-		waited = chunk - ret;
+		waited = ret ? min(jiffies - t0, chunk) : chunk;
 		count_vm_events(MASK_WAIT, waited);
 
-		if (nofail)
-			continue;
+		/* __GFP_RETRY_MAYFAIL: a free came, so a full timeout again */
 		if (ret && (gfp & __GFP_RETRY_MAYFAIL))
-			left = READ_ONCE(mask_timeout);
-		else
-			left -= min(waited, left);
+			start = jiffies;
 	}
 }
 

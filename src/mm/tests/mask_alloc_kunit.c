@@ -31,6 +31,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/timer.h>
 #include <linux/vmstat.h>
 #include <linux/workqueue.h>
 
@@ -909,6 +910,69 @@ static void exhausted_wait_bounded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev_delta(&s0, &s1, MASK_FAIL), 1UL);
 }
 
+/**
+ * struct churn - frees and takes back one page of a full pool every jiffy
+ * @timer: runs churn_fn()
+ * @f: the fill; slot 0 is the page that goes and comes back
+ * @left: rounds to go; the timer stops at 0 or when the page is lost
+ * @rounds: rounds done
+ */
+struct churn {
+	struct timer_list timer;
+	struct pool_fill *f;
+	unsigned long left;
+	unsigned long rounds;
+};
+
+static void churn_fn(struct timer_list *timer)
+{
+	struct churn *c = from_timer(c, timer, timer);
+
+	fill_free(c->f, 0);
+	c->rounds++;
+	if (fill_alloc(c->f, 0, GFP_ATOMIC | __GFP_NOWARN, MASK24) && --c->left)
+		mod_timer(&c->timer, jiffies + 1);
+}
+
+static void churn_stop(void *data)
+{
+	struct churn *c = data;
+
+	timer_shutdown_sync(&c->timer);
+}
+
+/*
+ * Pool full, GFP_KERNEL for two pages while one page is freed and taken
+ * back every jiffy: each free wakes the waiter, none lets it fit, and it
+ * must still fail after mask_timeout.  (It once kept a last jiffy
+ * forever: wait_event_timeout() returns at least 1 when woken.)
+ */
+static void exhausted_wait_bounded_churn(struct kunit *test)
+{
+	unsigned long timeout = max(HZ / 10, 2), start, took;
+	struct pool_fill *f = fill_pool(test);
+	struct churn *c;
+	struct held *h;
+
+	set_timeout(test, timeout);
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->f = f;
+	c->left = 10 * HZ;	/* without the bound, the case takes this long */
+	timer_setup(&c->timer, churn_fn, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, churn_stop, c), 0);
+
+	start = jiffies;
+	mod_timer(&c->timer, jiffies + 1);
+	h = hold_mask(test, GFP_KERNEL | __GFP_NOWARN, 2 * PAGE_SIZE, MASK24);
+	took = jiffies - start;
+	churn_stop(c);
+	KUNIT_EXPECT_NULL(test, h->page);
+	KUNIT_EXPECT_GT(test, c->rounds, 0UL);
+	KUNIT_EXPECT_GE(test, took, timeout);
+	KUNIT_EXPECT_LT(test, took, timeout + HZ);
+}
+
 /* A blocked allocation is woken by a free, long before the timeout. */
 static void waiter_woken_by_free(struct kunit *test)
 {
@@ -1407,6 +1471,7 @@ static struct kunit_case mask_alloc_cases[] = {
 	KUNIT_CASE(exhausted_noretry),
 	KUNIT_CASE(exhausted_gfp_dma),
 	KUNIT_CASE(exhausted_wait_bounded),
+	KUNIT_CASE(exhausted_wait_bounded_churn),
 	KUNIT_CASE(waiter_woken_by_free),
 	/* misuse */
 	KUNIT_CASE(misuse_size_zero),

@@ -21,7 +21,9 @@
 struct page *harness_pages;
 unsigned char *harness_mem;
 unsigned long max_low_pfn;
+#ifndef HARNESS_THREADS
 unsigned long jiffies;
+#endif
 struct task_struct harness_current = { .comm = "harness" };
 unsigned long harness_vm_events[NR_VM_EVENT_ITEMS];
 HARNESS_TLS int harness_locks_held;
@@ -530,6 +532,14 @@ void split_page(struct page *page, unsigned int order)
 /* ---------------- waits ---------------- */
 
 #ifdef HARNESS_THREADS
+unsigned long harness_jiffies(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * HZ + ts.tv_nsec / (1000000000L / HZ);
+}
+
 /* Real sleeps: a jiffy is 1000 / HZ ms; @deadline is CLOCK_REALTIME. */
 void harness_wait_begin(wait_queue_head_t *wq, long timeout, struct timespec *deadline)
 {
@@ -796,7 +806,9 @@ void harness_reset(void)
 		*warn_flags[i] = false;
 	warn_nr = 0;
 	harness_log_clear();
+#ifndef HARNESS_THREADS
 	jiffies = 0;
+#endif
 	memset(harness_vm_events, 0, sizeof(harness_vm_events));
 	harness_locks_held = 0;
 	harness_warnings = harness_errors = harness_bad_pages = 0;

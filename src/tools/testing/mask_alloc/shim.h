@@ -256,7 +256,13 @@ extern struct task_struct harness_current;
 
 /* ---- jiffies ---- */
 #define HZ 250
+#ifdef HARNESS_THREADS
+/* Threads sleep in real time (harness_wait_step), so jiffies are the clock's. */
+unsigned long harness_jiffies(void);
+#define jiffies harness_jiffies()
+#else
 extern unsigned long jiffies;
+#endif
 static inline unsigned int jiffies_to_msecs(unsigned long j)
 {
 	return (unsigned int)(j * 1000 / HZ);
@@ -314,6 +320,8 @@ void harness_wake_up(wait_queue_head_t *wq);
 			if (!__ret)					\
 				__ret = 1;				\
 		} else {						\
+			/* back to sleep until the deadline */		\
+			jiffies += __ret;				\
 			__ret = 0;					\
 		}							\
 	}								\
