@@ -6,11 +6,11 @@
 #   make test                every test: parser, userspace harness, KUnit
 #   make test PROFILE=debug  the debug profile: KASAN, lockdep, DEBUG_VM,
 #                            DEBUG_PAGEALLOC, PAGE_OWNER, DMA-API debug,
-#                            init_on_free=1; edu, disk, KUnit (~N min)
+#                            init_on_free=1; edu, disk, KUnit (12-15 min)
 #   make bench               benchmarks (scripts/bench/*/run), build/bench/*.json
 #
 # Variables: APPEND="kernel params"  MEM=512M  EXTRA_CONFIG=path/frag.config
-#            JOBS=N  W=1 (extra compiler warnings)
+#            JOBS=N  W=1 (extra compiler warnings)  PROFILE=debug
 
 SHELL := /bin/bash
 export EXTRA_CONFIG JOBS W PROFILE
