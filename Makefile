@@ -4,13 +4,16 @@
 #   make run                 build what is missing, boot, run the demo
 #   make run INTERACTIVE=1   ... and give a shell in the guest instead
 #   make test                every test: parser, userspace harness, KUnit
+#   make test PROFILE=debug  the debug profile: KASAN, lockdep, DEBUG_VM,
+#                            DEBUG_PAGEALLOC, PAGE_OWNER, DMA-API debug,
+#                            init_on_free=1; edu, disk, KUnit (12-15 min)
 #   make bench               benchmarks (scripts/bench/*/run), build/bench/*.json
 #
 # Variables: APPEND="kernel params"  MEM=512M  EXTRA_CONFIG=path/frag.config
-#            JOBS=N  W=1 (extra compiler warnings)
+#            JOBS=N  W=1 (extra compiler warnings)  PROFILE=debug
 
 SHELL := /bin/bash
-export EXTRA_CONFIG JOBS W
+export EXTRA_CONFIG JOBS W PROFILE
 MEM ?= 512M
 APPEND ?=
 
@@ -20,7 +23,7 @@ APPEND ?=
 all: kernel
 
 help:
-	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/ensure-deps

@@ -3,7 +3,8 @@
 """Read what a booted kernel printed on its serial console.
 
   ktap.py scan  LOG [--allow-warning RE]...   kernel problems (panic, Oops,
-                                              BUG, unexpected WARNING)
+                                              BUG, unexpected WARNING, KASAN,
+                                              lockdep, bad page, DMA-API)
   ktap.py parse LOG [--results FILE]          KUnit KTAP results
 
 `parse` fails (exit 1) on a kernel crash, a missing KTAP header or plan, a
@@ -16,7 +17,8 @@ A test declares that it provokes a warning on purpose by printing, before
 it does so, a console line containing
     vm-run: expect-warning: <regex>
 Any later "WARNING:" line that the regex matches is then not a problem.
-The same can be passed from the host with --allow-warning <regex>.
+The same can be passed from the host with --allow-warning <regex>.  The
+debugging checkers' reports (REPORTS) are never excused that way.
 """
 import argparse
 import re
@@ -25,8 +27,35 @@ import sys
 TIMESTAMP = re.compile(r'^\[\s*\d+\.\d+\]\s?')
 EXPECT_DECL = re.compile(r'vm-run: expect-warning: (.*?)\s*$')
 
+# Reports of the kernel's debugging checkers (the debug profile: KASAN,
+# lockdep, DEBUG_VM, DEBUG_PAGEALLOC, PAGE_OWNER, DMA-API debugging).  They
+# are matched before the generic kinds below, and an expected-warning
+# declaration never excuses them: a test may provoke a WARN() on purpose,
+# never a memory, locking or DMA-API bug.
+REPORTS = [
+    (re.compile(r'\bBUG: KASAN: '), 'KASAN report'),
+    # lockdep's and PROVE_RCU's report headlines
+    (re.compile(r'^WARNING: (possible (circular locking|recursive locking|irq lock inversion)'
+                r'|inconsistent lock state|\S+-safe -> \S+-unsafe lock order'
+                r'|bad unlock balance|held lock freed|lock held when returning'
+                r'|\S+ still has locks held|Nested lock was not taken|bad contention'
+                r'|chain_key collision|suspicious RCU usage)'), 'lockdep report'),
+    # lockdep switching itself off: nothing after it is checked.  Some of
+    # these are KERN_DEBUG and never reach the console, so vm-run's /init
+    # also prints "vm-run: lockdep off" when debug_locks dropped to 0.
+    (re.compile(r'\bBUG: (MAX_\w+ too low|looking up invalid subclass|key \S+ has not been registered)'
+                r'|DEBUG_LOCKS_WARN_ON\(|turning off the locking correctness validator'
+                r'|INFO: lockdep is turned off|^vm-run: lockdep off'), 'lockdep report'),
+    (re.compile(r'\bBUG: Bad (page|rss)|\bpage dumped because: '), 'bad page'),
+    # dma-debug starts every line with "DMA-API: "; only its boot lines
+    # are not reports.  It WARN()s only for its first error, so vm-run's
+    # /init also prints "vm-run: DMA-API: error_count N" when it counted any.
+    (re.compile(r'DMA-API: (?!preallocated \d+ debug entries$|debugging enabled by kernel config$'
+                r'|dma_debug_entry pool grown to )'), 'DMA-API debug report'),
+]
+
 # (regex, description) of lines that mean the kernel is in trouble.
-PROBLEMS = [
+PROBLEMS = REPORTS + [
     (re.compile(r'Kernel panic - not syncing'), 'kernel panic'),
     (re.compile(r'\bOops\b'), 'Oops'),
     (re.compile(r'\bBUG: '), 'BUG'),

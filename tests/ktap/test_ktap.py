@@ -114,6 +114,44 @@ class Scan(unittest.TestCase):
         self.assertEqual(kinds, ['BUG', 'Oops', 'kernel panic'])
 
 
+class DebugReports(unittest.TestCase):
+    """The debug profile's checkers: each report fails the scan, and no
+    expected-warning declaration excuses it."""
+
+    def kinds(self, name, allowed=()):
+        return [k for _, k, _ in ktap.scan(log(name), allowed)]
+
+    def test_kasan_report(self):
+        self.assertEqual(self.kinds('kasan.log'), ['KASAN report'])
+
+    def test_lockdep_reports_despite_catch_all_declaration(self):
+        # lockdep.log declares "expect-warning: ." before its reports
+        kinds = self.kinds('lockdep.log', ['.'])
+        self.assertEqual(kinds, ['lockdep report'] * 7)
+        lines = [l for _, _, l in ktap.scan(log('lockdep.log'))]
+        for want in ('circular locking', 'inconsistent lock state', 'recursive locking',
+                     'suspicious RCU usage', 'bad unlock balance',
+                     'turning off the locking', 'vm-run: lockdep off'):
+            self.assertTrue(any(want in l for l in lines), want)
+
+    def test_bad_page(self):
+        self.assertEqual(self.kinds('badpage.log'), ['bad page', 'bad page'])
+
+    def test_dma_api_report_despite_declared_warning(self):
+        # the WARNING line itself is declared; the DMA-API lines are not excusable
+        self.assertEqual(self.kinds('dma_api.log'),
+                         ['DMA-API debug report', 'DMA-API debug report'])
+
+    def test_debug_boot_lines_are_not_reports(self):
+        self.assertEqual(ktap.scan(log('debug_clean.log')), [])
+
+    def test_reports_fail_the_kunit_verdict_too(self):
+        for name in ('kasan.log', 'lockdep.log', 'badpage.log', 'dma_api.log'):
+            _, errors = ktap.evaluate(log(name))
+            self.assertTrue(any(e.startswith('kernel ') and ('report' in e or 'bad page' in e)
+                                for e in errors), (name, errors))
+
+
 class Cli(unittest.TestCase):
     def test_parse_exit_status_and_results_file(self):
         with tempfile.TemporaryDirectory() as d:
@@ -125,6 +163,12 @@ class Cli(unittest.TestCase):
                 self.assertEqual(f.read(), 'kunit:alpha 2 0 0\nkunit:beta 3 0 2\n')
             bad = run_cli('parse', os.path.join(HERE, 'logs', 'unfinished.log'))
             self.assertEqual(bad.returncode, 1)
+
+    def test_scan_exit_status_on_debug_reports(self):
+        for name in ('kasan.log', 'lockdep.log', 'badpage.log', 'dma_api.log'):
+            bad = run_cli('scan', '--allow-warning', '.', os.path.join(HERE, 'logs', name))
+            self.assertEqual(bad.returncode, 1, name)
+            self.assertIn('report' if name != 'badpage.log' else 'bad page', bad.stdout)
 
     def test_scan_exit_status(self):
         self.assertEqual(run_cli('scan', os.path.join(HERE, 'logs', 'good.log')).returncode, 0)
