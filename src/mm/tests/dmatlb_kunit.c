@@ -1779,6 +1779,94 @@ static void dmatlb_param_parse(struct kunit *test)
 	}
 }
 
+struct swiotlb_parse_case {
+	const char *in;
+	int ret;
+	unsigned long nslabs;
+	unsigned int nareas;
+	int force;
+};
+
+static const struct swiotlb_parse_case swiotlb_parse_cases[] = {
+	/* the forms stock 6.12 takes */
+	{ "65536", 0, 65536 },
+	{ "0x10000", 0, 65536 },
+	{ "100", 0, 100 },	/* setup_io_tlb_npages() rounds it up */
+	{ "65536,4", 0, 65536, 4 },
+	{ "65536,4,force", 0, 65536, 4, 1 },
+	{ "65536,force", 0, 65536, 0, 1 },
+	{ "65536,,noforce", 0, 65536, 0, -1 },
+	{ ",4", 0, 0, 4 },
+	{ ",4,force", 0, 0, 4, 1 },
+	{ ",force", 0, 0, 0, 1 },
+	{ "force", 0, 0, 0, 1 },
+	{ "noforce", 0, 0, 0, -1 },
+	{ "1,65536", 0, 1, SWIOTLB_MAX_AREAS },
+	/* malformed: nothing is set */
+	{ NULL, -EINVAL },	/* a bare "swiotlb": stock dereferenced NULL */
+	{ "", -EINVAL },
+	{ ",", -EINVAL },
+	{ ",,", -EINVAL },
+	{ "junk", -EINVAL },
+	{ "0", -EINVAL },
+	{ "0,4", -EINVAL },
+	{ "65536,0", -EINVAL },
+	{ "64k", -EINVAL },
+	{ "64M", -EINVAL },
+	{ "-1", -EINVAL },
+	{ " 65536", -EINVAL },
+	{ "65536 ", -EINVAL },
+	{ "65536,4,force,", -EINVAL },
+	{ "65536,4,8", -EINVAL },
+	{ "force,65536", -EINVAL },
+	{ "force,noforce", -EINVAL },
+	{ "FORCE", -EINVAL },
+	{ "forced", -EINVAL },
+	{ "65536,forc", -EINVAL },
+	{ "18446744073709551616", -ERANGE },
+	{ "0xffffffffffffffff", -ERANGE },
+	{ "1,65537", -ERANGE },
+	{ "1,4294967296", -ERANGE },
+	{ "1234567890123456789012345678901234567890123456789012345678901234567890",
+	  -EINVAL },
+};
+
+static void swiotlb_parse_desc(const struct swiotlb_parse_case *c, char *desc)
+{
+	if (c->in)
+		snprintf(desc, KUNIT_PARAM_DESC_SIZE, "\"%s\"", c->in);
+	else
+		strscpy(desc, "NULL", KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(swiotlb_parse, swiotlb_parse_cases, swiotlb_parse_desc);
+
+/*
+ * swiotlb_parse() takes every form stock 6.12 documents and on error
+ * writes nothing; setup_io_tlb_npages() then reports the value and
+ * ignores it (checked at boot by scripts/run-tests with a bare "swiotlb",
+ * "swiotlb=junk" and a size larger than memory).
+ */
+static void swiotlb_param_parse(struct kunit *test)
+{
+	const struct swiotlb_parse_case *c = test->param_value;
+	unsigned long nslabs = 12345;
+	unsigned int nareas = 678;
+	int force = 9;
+
+	KUNIT_EXPECT_EQ(test, swiotlb_parse(c->in, &nslabs, &nareas, &force),
+			c->ret);
+	if (c->ret) {
+		KUNIT_EXPECT_EQ(test, nslabs, 12345UL);
+		KUNIT_EXPECT_EQ(test, nareas, 678U);
+		KUNIT_EXPECT_EQ(test, force, 9);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, nslabs, c->nslabs);
+	KUNIT_EXPECT_EQ(test, nareas, c->nareas);
+	KUNIT_EXPECT_EQ(test, force, c->force);
+}
+
 /* ==== counters ==== */
 
 /*
@@ -1880,6 +1968,7 @@ static struct kunit_case dmatlb_cases[] = {
 	/* bad input */
 	KUNIT_CASE(never_mapped_not_found),
 	KUNIT_CASE_PARAM(dmatlb_param_parse, dmatlb_parse_gen_params),
+	KUNIT_CASE_PARAM(swiotlb_param_parse, swiotlb_parse_gen_params),
 	{}
 };
 
