@@ -275,7 +275,18 @@ if [ "${EXHAUST:-}" = 1 ]; then
 			echo "write $?" >fullst.$name
 		) &
 	done
-	sleep 5
+	# Keep the pool full only until bounce mappings have failed (1 to 5
+	# s): an AHCI write error makes libata's error handler revalidate the
+	# disk with IDENTIFY, which needs a bounce buffer too, and libata
+	# disables the disk for good when that fails three times, about 6 s
+	# after the first (seen on the slower debug kernel with a fixed 5 s).
+	i=0
+	while [ $i -lt 5 ]; do
+		sleep 1
+		i=$((i + 1))
+		[ $(($(bv failed) - f0)) -gt 0 ] && break
+	done
+	echo "R full_pool_seconds $i"
 	for spec in $devs; do
 		name=${spec%%:*}
 		echo "R full_$name $(cat fullst.$name 2>/dev/null || echo still-waiting)"
