@@ -248,52 +248,6 @@ static unsigned long mask_used_before(unsigned long lo, unsigned long i)
 	return lo;
 }
 
-/*
- * Bits [@a, @b) of leaf @leaf were just set (@set) or cleared.  A set
- * shortens the free prefix or suffix if it is in one; a clear extends the
- * free run around [@a, @b), found from the bitmap, and can only make
- * @best longer.  Returns true if the leaf's counts changed.
- */
-static bool mask_sum_leaf_change(unsigned long leaf, unsigned long a,
-				 unsigned long b, bool set)
-{
-	struct mask_sum *s = &mask_pool.sum[mask_pool.sum_leaves + leaf];
-	unsigned long lo = leaf * MASK_SUM_LEAF_BITS;
-	unsigned long end = lo + MASK_SUM_LEAF_BITS;
-	unsigned long l, r;
-	bool changed = false;
-
-	if (set) {
-		if (a - lo < s->pre) {
-			s->pre = a - lo;
-			changed = true;
-		}
-		if (end - b < s->suf) {
-			s->suf = end - b;
-			changed = true;
-		}
-		/* It may have split a longest run: @best may now be too high. */
-		__set_bit(leaf, mask_pool.sum_stale);
-		return changed;
-	}
-	/* The free run around [a, b) now. */
-	l = mask_used_before(lo, a);
-	r = find_next_bit(mask_pool.used, min(end, mask_pool.nbits), b);
-	if (l == lo) {
-		s->pre = r - lo;
-		changed = true;
-	}
-	if (r == end) {
-		s->suf = r - l;
-		changed = true;
-	}
-	if (r - l > s->best) {
-		s->best = r - l;
-		changed = true;
-	}
-	return changed;
-}
-
 /* Recompute the summary's path above leaf @leaf, while something changes. */
 static void mask_sum_pull_path(unsigned long leaf)
 {
@@ -313,20 +267,79 @@ static void mask_sum_tighten(unsigned long leaf)
 }
 
 /*
- * Bring the summary up to date after bits [@start, @start + @nr) were set
- * (@set) or cleared.
+ * Bits [@start, @start + @nr) were just set.  In each leaf they touch,
+ * the free prefix or suffix shrinks if the bits are in it, without a look
+ * at the bitmap, and @best may now be too high (they may have split the
+ * longest run): the leaf becomes stale.
  */
-static void mask_sum_update(unsigned long start, unsigned long nr, bool set)
+static void mask_sum_set(unsigned long start, unsigned long nr)
 {
 	unsigned long leaf = start / MASK_SUM_LEAF_BITS;
-	unsigned long last = (start + nr - 1) / MASK_SUM_LEAF_BITS;
+	unsigned long lo = leaf * MASK_SUM_LEAF_BITS, end = start + nr;
+	struct mask_sum *s = &mask_pool.sum[mask_pool.sum_leaves + leaf];
 	unsigned long a, b;
+	bool changed;
 
-	for (; leaf <= last; leaf++) {
-		a = max(start, leaf * MASK_SUM_LEAF_BITS);
-		b = min(start + nr, (leaf + 1) * MASK_SUM_LEAF_BITS);
-		if (mask_sum_leaf_change(leaf, a, b, set))
+	for (;; leaf++, s++, lo += MASK_SUM_LEAF_BITS) {
+		a = max(start, lo) - lo;
+		b = min(end - lo, MASK_SUM_LEAF_BITS);
+		changed = false;
+		if (a < s->pre) {
+			s->pre = a;
+			changed = true;
+		}
+		if (MASK_SUM_LEAF_BITS - b < s->suf) {
+			s->suf = MASK_SUM_LEAF_BITS - b;
+			changed = true;
+		}
+		__set_bit(leaf, mask_pool.sum_stale);
+		if (changed)
 			mask_sum_pull_path(leaf);
+		if (end - lo <= MASK_SUM_LEAF_BITS)
+			break;
+	}
+}
+
+/*
+ * Bits [@start, @start + @nr) were just cleared.  In each leaf they touch,
+ * the free run around them is found from the bitmap; the exact prefix and
+ * suffix tell without a look whether it reaches the leaf's ends.  It can
+ * only make @best longer.
+ */
+static void mask_sum_clear(unsigned long start, unsigned long nr)
+{
+	unsigned long leaf = start / MASK_SUM_LEAF_BITS;
+	unsigned long lo = leaf * MASK_SUM_LEAF_BITS, end = start + nr;
+	struct mask_sum *s = &mask_pool.sum[mask_pool.sum_leaves + leaf];
+	unsigned long a, b, l, r;
+	bool changed;
+
+	for (;; leaf++, s++, lo += MASK_SUM_LEAF_BITS) {
+		a = max(start, lo);
+		b = min(end, lo + MASK_SUM_LEAF_BITS);
+		changed = false;
+		/* The free run around [a, b) now, [l, r). */
+		l = a - lo <= s->pre ? lo : mask_used_before(lo, a);
+		if (lo + MASK_SUM_LEAF_BITS - b <= s->suf) {
+			r = lo + MASK_SUM_LEAF_BITS;
+			s->suf = r - l;
+			changed = true;
+		} else {
+			r = find_next_bit(mask_pool.used,
+					  min(lo + MASK_SUM_LEAF_BITS, mask_pool.nbits), b);
+		}
+		if (l == lo) {
+			s->pre = r - lo;
+			changed = true;
+		}
+		if (r - l > s->best) {
+			s->best = r - l;
+			changed = true;
+		}
+		if (changed)
+			mask_sum_pull_path(leaf);
+		if (end - lo <= MASK_SUM_LEAF_BITS)
+			break;
 	}
 }
 
@@ -345,142 +358,125 @@ static void mask_sum_build(void)
 }
 
 /*
- * A search for @nr free bits in [@from, @size).  @carry is the number of
- * free bits, at or after @from, just before the part being looked at.
+ * Scan bits [@i, @end) of one leaf, one free run at a time, as
+ * bitmap_find_next_zero_area() does, for @nr free bits: @carry free bits
+ * lie just before @i.  Returns the start of the first run that, with the
+ * carry, is long enough, or ULONG_MAX with @carry set to the free bits
+ * at @end and @longest raised to the longest run seen.
  */
-struct mask_sum_query {
-	unsigned long from;
-	unsigned long size;
-	unsigned long nr;
-	unsigned long carry;
-	unsigned long longest;
-};
-
-/*
- * Scan bits [@i, @end) of the bitmap one free run at a time, as
- * bitmap_find_next_zero_area() does: the first run that, with the carry
- * before it, is long enough; or the free end of the range becomes the
- * carry.  The longest run seen goes to @q->longest.  ULONG_MAX: no run.
- */
-static unsigned long mask_sum_scan(struct mask_sum_query *q, unsigned long i,
-				   unsigned long end)
+static unsigned long mask_sum_scan(unsigned long i, unsigned long end,
+				   unsigned long nr, unsigned long *carry,
+				   unsigned long *longest)
 {
 	unsigned long e;
 
 	while (i < end) {
-		if (!q->carry) {
+		if (!*carry) {
 			i = find_next_zero_bit(mask_pool.used, end, i);
 			if (i >= end)
 				break;
 		}
 		e = find_next_bit(mask_pool.used, end, i);
-		if (q->carry + (e - i) >= q->nr)
-			return i - q->carry;
-		q->longest = max(q->longest, e - i);
+		if (*carry + (e - i) >= nr)
+			return i - *carry;
+		*longest = max(*longest, e - i);
 		if (e >= end) {
-			q->carry += e - i;
+			*carry += e - i;
 			return ULONG_MAX;
 		}
-		q->carry = 0;
+		*carry = 0;
 		i = e + 1;
 	}
 	return ULONG_MAX;
 }
 
 /*
- * Visit node @node, which covers bits [@lo, @lo + @span), left to right.
- * Nodes entirely inside the query are skipped with their summary unless
- * the run is in them; at most two paths of partly covered nodes go down
- * to the leaves.  ULONG_MAX: no run yet.
+ * Scan leaf node @node from bit @i (its first bit, or inside it) to its
+ * end or @size, as mask_sum_scan().  A whole leaf scanned without the run
+ * that its @best promised was stale, and the scan saw all its free runs:
+ * it stores the longest.
  */
-static unsigned long mask_sum_walk(struct mask_sum_query *q, unsigned long node,
-				   unsigned long lo, unsigned long span)
+static unsigned long mask_sum_scan_leaf(unsigned long node, unsigned long i,
+					unsigned long size, unsigned long nr,
+					unsigned long *carry)
 {
-	const struct mask_sum *s = &mask_pool.sum[node];
-	unsigned long hi = lo + span, idx, f, e;
+	unsigned long leaf = node - mask_pool.sum_leaves, longest = 0, idx;
+	unsigned long lo = leaf * MASK_SUM_LEAF_BITS, hi = lo + MASK_SUM_LEAF_BITS;
 
-	if (hi <= q->from || lo >= q->size)
-		return ULONG_MAX;
-	if (lo >= q->from && hi <= q->size) {
-		if (q->carry + s->pre >= q->nr)
-			return lo - q->carry;
-		if (s->best < q->nr) {
-			q->carry = s->pre == span ? q->carry + span : s->suf;
-			return ULONG_MAX;
-		}
-	} else if (s->best < q->nr) {
-		/*
-		 * Partly covered, with no run inside: only the carried run,
-		 * going on into the node, and the node's free end matter.
-		 */
-		f = max(lo, q->from);
-		if (q->carry) {
-			e = find_next_bit(mask_pool.used, min(hi, q->size), f);
-			if (q->carry + (e - f) >= q->nr)
-				return f - q->carry;
-			if (e >= hi) {
-				q->carry += e - f;
-				return ULONG_MAX;
-			}
-		}
-		q->carry = min_t(unsigned long, s->suf, hi - f);
-		return ULONG_MAX;
+	idx = mask_sum_scan(i, min(hi, size), nr, carry, &longest);
+	if (idx == ULONG_MAX && i == lo && min(hi, mask_pool.nbits) <= size &&
+	    __test_and_clear_bit(leaf, mask_pool.sum_stale)) {
+		mask_pool.sum[node].best = longest;
+		mask_sum_pull_path(leaf);
 	}
-	if (span == MASK_SUM_LEAF_BITS) {
-		q->longest = 0;
-		idx = mask_sum_scan(q, max(lo, q->from), min(hi, q->size));
-		/*
-		 * A whole leaf scanned without the run that @best promised:
-		 * it was stale, and the scan saw all its free runs.
-		 */
-		if (idx == ULONG_MAX && lo >= q->from &&
-		    min(hi, mask_pool.nbits) <= q->size &&
-		    __test_and_clear_bit(lo / MASK_SUM_LEAF_BITS, mask_pool.sum_stale)) {
-			mask_pool.sum[node].best = q->longest;
-			mask_sum_pull_path(lo / MASK_SUM_LEAF_BITS);
-		}
-		return idx;
-	}
-	span /= 2;
-	idx = mask_sum_walk(q, 2 * node, lo, span);
-	if (idx != ULONG_MAX)
-		return idx;
-	return mask_sum_walk(q, 2 * node + 1, lo + span, span);
+	return idx;
 }
 
 /*
  * First free run of @nr bits at or after index @from that ends at or
  * before @size.  Returns an index above @size - @nr if there is none.
+ *
+ * The leaf of @from first, then the nodes to its right in order: up the
+ * tree while the node is a right child, then to its right sibling, and
+ * down from there.  A node whose prefix completes the carried run ends
+ * the search; a node whose @best is too short is skipped (the carried
+ * free bits become its suffix, or grow by its size); a leaf that may hold
+ * the run is scanned.  A run near the start costs the height of its
+ * subtree, not of the tree.
  */
 static unsigned long mask_sum_find(unsigned long size, unsigned long from,
 				   unsigned long nr)
 {
-	struct mask_sum_query q = { .from = from, .size = size, .nr = nr };
-	unsigned long idx, leaf, node, end, span = MASK_SUM_LEAF_BITS;
+	unsigned long node, lo, hi, span = MASK_SUM_LEAF_BITS, carry = 0, idx;
+	const struct mask_sum *s;
 
 	if (from >= size || nr > size - from)
 		return size;
-	/*
-	 * The leaf of @from first, then up the tree: each right sibling of
-	 * the path, walked down, until one holds the run.  A run near the
-	 * start costs the height of its subtree, not of the tree.
-	 */
-	leaf = from / MASK_SUM_LEAF_BITS;
-	node = mask_pool.sum_leaves + leaf;
-	end = (leaf + 1) * MASK_SUM_LEAF_BITS;
-	idx = mask_sum_walk(&q, node, end - span, span);
-	while (idx == ULONG_MAX && end < size) {
-		while (node > 1 && (node & 1)) {
+	node = mask_pool.sum_leaves + from / MASK_SUM_LEAF_BITS;
+	lo = from - from % MASK_SUM_LEAF_BITS;
+	hi = lo + MASK_SUM_LEAF_BITS;
+	s = &mask_pool.sum[node];
+	if (s->best < nr) {
+		carry = min_t(unsigned long, s->suf, hi - from);
+	} else {
+		idx = mask_sum_scan_leaf(node, from, size, nr, &carry);
+		if (idx != ULONG_MAX)
+			return idx;
+	}
+	for (lo = hi; lo < size; lo = hi) {
+		while (node & 1) {
 			node /= 2;
 			span *= 2;
 		}
-		if (node == 1)
-			break;
 		node++;
-		idx = mask_sum_walk(&q, node, end, span);
-		end += span;
+		/* Down from @node, which covers [@lo, @lo + @span). */
+		for (;;) {
+			s = &mask_pool.sum[node];
+			hi = lo + span;
+			if (hi > size) {
+				/* Past @size only the carried run counts. */
+				idx = min_t(unsigned long, s->pre, size - lo);
+				if (s->best < nr)
+					return carry + idx >= nr ? lo - carry : size;
+			} else {
+				if (carry + s->pre >= nr)
+					return lo - carry;
+				if (s->best < nr) {
+					carry = s->pre == span ? carry + span : s->suf;
+					break;
+				}
+			}
+			if (span == MASK_SUM_LEAF_BITS) {
+				idx = mask_sum_scan_leaf(node, lo, size, nr, &carry);
+				if (idx != ULONG_MAX)
+					return idx;
+				break;
+			}
+			node *= 2;
+			span /= 2;
+		}
 	}
-	return idx == ULONG_MAX ? size : idx;
+	return size;
 }
 
 /*
@@ -573,7 +569,7 @@ static unsigned long mask_pool_find(unsigned long nr, unsigned long end_pfn,
 
 	count_vm_events(MASK_BITMAP_SKIP, idx - from);
 	bitmap_set(mask_pool.used, idx, nr);
-	mask_sum_update(idx, nr, true);
+	mask_sum_set(idx, nr);
 	pfn = idx_to_pfn(idx + nr - 1);
 	__set_bit(pfn_to_idx(pfn), mask_pool.head);
 	/* Written under the lock, read without it by the warnings. */
@@ -1036,7 +1032,7 @@ void mask_pool_release(struct page *page, unsigned int nr_pages)
 	/* An allocation is fully back when its head goes and nothing follows. */
 	ended = test_bit(hi, mask_pool.head);
 	bitmap_clear(mask_pool.used, lo, nr_pages);
-	mask_sum_update(lo, nr_pages, false);
+	mask_sum_clear(lo, nr_pages);
 	bitmap_clear(mask_pool.head, lo, nr_pages);
 	if (lo) {
 		after = lo - 1;
