@@ -248,6 +248,23 @@ static unsigned long mask_used_before(unsigned long lo, unsigned long i)
 	return lo;
 }
 
+/* The first used bit in [@i, @end), or @end; at most a leaf apart. */
+static unsigned long mask_used_from(unsigned long i, unsigned long end)
+{
+	unsigned long base = i - i % BITS_PER_LONG, w;
+
+	if (i >= end)
+		return end;
+	w = mask_pool.used[i / BITS_PER_LONG] & (~0UL << (i % BITS_PER_LONG));
+	while (!w) {
+		base += BITS_PER_LONG;
+		if (base >= end)
+			return end;
+		w = mask_pool.used[base / BITS_PER_LONG];
+	}
+	return min(base + __ffs(w), end);
+}
+
 /* Recompute the summary's path above leaf @leaf, while something changes. */
 static void mask_sum_pull_path(unsigned long leaf)
 {
@@ -325,8 +342,8 @@ static void mask_sum_clear(unsigned long start, unsigned long nr)
 			s->suf = r - l;
 			changed = true;
 		} else {
-			r = find_next_bit(mask_pool.used,
-					  min(lo + MASK_SUM_LEAF_BITS, mask_pool.nbits), b);
+			r = mask_used_from(b, min(lo + MASK_SUM_LEAF_BITS,
+						  mask_pool.nbits));
 		}
 		if (l == lo) {
 			s->pre = r - lo;
@@ -362,31 +379,62 @@ static void mask_sum_build(void)
  * bitmap_find_next_zero_area() does, for @nr free bits: @carry free bits
  * lie just before @i.  Returns the start of the first run that, with the
  * carry, is long enough, or ULONG_MAX with @carry set to the free bits
- * at @end and @longest raised to the longest run seen.
+ * at @end and @longest raised to the longest run seen in [@i, @end).
+ * The words are read here rather than through find_next_bit() and
+ * find_next_zero_bit(): a leaf is a few words, and a call per run end
+ * cost more than the scan.
  */
 static unsigned long mask_sum_scan(unsigned long i, unsigned long end,
 				   unsigned long nr, unsigned long *carry,
 				   unsigned long *longest)
 {
-	unsigned long e;
+	const unsigned long *p = &mask_pool.used[i / BITS_PER_LONG];
+	unsigned long base = i - i % BITS_PER_LONG, start = i - *carry;
+	unsigned long mask = ~0UL << (i % BITS_PER_LONG), w = *p, x, e;
+	bool in_run = *carry;
 
-	while (i < end) {
-		if (!*carry) {
-			i = find_next_zero_bit(mask_pool.used, end, i);
-			if (i >= end)
-				break;
+	for (;;) {
+		if (!in_run) {
+			/* The next free bit starts a run. */
+			x = ~w & mask;
+			while (!x) {
+				base += BITS_PER_LONG;
+				if (base >= end)
+					goto none;
+				w = *++p;
+				x = ~w;
+			}
+			start = base + __ffs(x);
+			if (start >= end)
+				goto none;
+			mask = ~0UL << (start % BITS_PER_LONG);
 		}
-		e = find_next_bit(mask_pool.used, end, i);
-		if (*carry + (e - i) >= nr)
-			return i - *carry;
-		*longest = max(*longest, e - i);
+		in_run = false;
+		/* The next used bit ends it. */
+		x = w & mask;
+		while (!x) {
+			base += BITS_PER_LONG;
+			if (base >= end || base - start >= nr)
+				break;
+			w = *++p;
+			x = w;
+		}
+		e = x ? base + __ffs(x) : base;
 		if (e >= end) {
-			*carry += e - i;
+			if (end - start >= nr)
+				return start;
+			*longest = max(*longest, end - max(start, i));
+			*carry = end - start;
 			return ULONG_MAX;
 		}
-		*carry = 0;
-		i = e + 1;
+		if (e - start >= nr)
+			return start;
+		*longest = max(*longest, e - max(start, i));
+		/* Bit e is used: the free bits after it. */
+		mask = ~0UL << (e % BITS_PER_LONG);
 	}
+none:
+	*carry = 0;
 	return ULONG_MAX;
 }
 
@@ -993,6 +1041,23 @@ bool __mask_pool_page(const struct page *page)
 	return pfn_in_span(pfn) && test_bit(pfn_to_idx(pfn), mask_pool.owned);
 }
 
+/* True if bits [@lo, @end) are all set in @owned and in @used. */
+static bool mask_owned_used(unsigned long lo, unsigned long end)
+{
+	unsigned long k = lo / BITS_PER_LONG, last = (end - 1) / BITS_PER_LONG;
+	unsigned long m = ~0UL << (lo % BITS_PER_LONG), w;
+
+	for (;; k++, m = ~0UL) {
+		if (k == last)
+			m &= BITMAP_LAST_WORD_MASK(end);
+		w = mask_pool.owned[k] & mask_pool.used[k];
+		if ((w & m) != m)
+			return false;
+		if (k == last)
+			return true;
+	}
+}
+
 /**
  * mask_pool_release - give pool pages back to the pool
  * @page: first page of the range
@@ -1019,8 +1084,7 @@ void mask_pool_release(struct page *page, unsigned int nr_pages)
 	    nr_pages - 1 <= mask_pool.max_pfn - pfn) {
 		lo = pfn_to_idx(pfn + nr_pages - 1);
 		hi = pfn_to_idx(pfn);
-		ok = find_next_zero_bit(mask_pool.owned, hi + 1, lo) > hi &&
-		     find_next_zero_bit(mask_pool.used, hi + 1, lo) > hi;
+		ok = mask_owned_used(lo, hi + 1);
 	}
 	if (!ok) {
 		spin_unlock_irqrestore(&mask_pool.lock, flags);
