@@ -217,7 +217,7 @@ static void mask_sum_leaf(unsigned long leaf)
  * Recompute node @node from its children, which span @span bits each.
  * Returns false if nothing changed.
  */
-static bool mask_sum_pull(unsigned long node, u32 span)
+static inline bool mask_sum_pull(unsigned long node, u32 span)
 {
 	struct mask_sum *s = mask_pool.sum;
 	const struct mask_sum *l = &s[2 * node], *r = &s[2 * node + 1];
@@ -379,14 +379,15 @@ static void mask_sum_build(void)
  * bitmap_find_next_zero_area() does, for @nr free bits: @carry free bits
  * lie just before @i.  Returns the start of the first run that, with the
  * carry, is long enough, or ULONG_MAX with @carry set to the free bits
- * at @end and @longest raised to the longest run seen in [@i, @end).
- * The words are read here rather than through find_next_bit() and
+ * at @end and @longest (unless NULL) raised to the longest run seen in
+ * [@i, @end).  Inlined, so that a scan without @longest does not pay
+ * for it.  The words are read here rather than through find_next_bit() and
  * find_next_zero_bit(): a leaf is a few words, and a call per run end
  * cost more than the scan.
  */
-static unsigned long mask_sum_scan(unsigned long i, unsigned long end,
-				   unsigned long nr, unsigned long *carry,
-				   unsigned long *longest)
+static inline unsigned long mask_sum_scan(unsigned long i, unsigned long end,
+					  unsigned long nr, unsigned long *carry,
+					  unsigned long *longest)
 {
 	const unsigned long *p = &mask_pool.used[i / BITS_PER_LONG];
 	unsigned long base = i - i % BITS_PER_LONG, start = i - *carry;
@@ -423,13 +424,15 @@ static unsigned long mask_sum_scan(unsigned long i, unsigned long end,
 		if (e >= end) {
 			if (end - start >= nr)
 				return start;
-			*longest = max(*longest, end - max(start, i));
+			if (longest)
+				*longest = max(*longest, end - max(start, i));
 			*carry = end - start;
 			return ULONG_MAX;
 		}
 		if (e - start >= nr)
 			return start;
-		*longest = max(*longest, e - max(start, i));
+		if (longest)
+			*longest = max(*longest, e - max(start, i));
 		/* Bit e is used: the free bits after it. */
 		mask = ~0UL << (e % BITS_PER_LONG);
 	}
@@ -439,20 +442,18 @@ none:
 }
 
 /*
- * Scan leaf node @node from bit @i (its first bit, or inside it) to its
- * end or @size, as mask_sum_scan().  A whole leaf scanned without the run
- * that its @best promised was stale, and the scan saw all its free runs:
- * it stores the longest.
+ * Scan the whole of leaf node @node, up to @size, as mask_sum_scan().  A
+ * leaf scanned without the run that its @best promised was stale, and
+ * the scan saw all its free runs: it stores the longest.
  */
-static unsigned long mask_sum_scan_leaf(unsigned long node, unsigned long i,
-					unsigned long size, unsigned long nr,
-					unsigned long *carry)
+static unsigned long mask_sum_scan_leaf(unsigned long node, unsigned long size,
+					unsigned long nr, unsigned long *carry)
 {
 	unsigned long leaf = node - mask_pool.sum_leaves, longest = 0, idx;
 	unsigned long lo = leaf * MASK_SUM_LEAF_BITS, hi = lo + MASK_SUM_LEAF_BITS;
 
-	idx = mask_sum_scan(i, min(hi, size), nr, carry, &longest);
-	if (idx == ULONG_MAX && i == lo && min(hi, mask_pool.nbits) <= size &&
+	idx = mask_sum_scan(lo, min(hi, size), nr, carry, &longest);
+	if (idx == ULONG_MAX && min(hi, mask_pool.nbits) <= size &&
 	    __test_and_clear_bit(leaf, mask_pool.sum_stale)) {
 		mask_pool.sum[node].best = longest;
 		mask_sum_pull_path(leaf);
@@ -487,7 +488,11 @@ static unsigned long mask_sum_find(unsigned long size, unsigned long from,
 	if (s->best < nr) {
 		carry = min_t(unsigned long, s->suf, hi - from);
 	} else {
-		idx = mask_sum_scan_leaf(node, from, size, nr, &carry);
+		/* Only a whole leaf scan can make a stale leaf exact. */
+		if (from == lo)
+			idx = mask_sum_scan_leaf(node, size, nr, &carry);
+		else
+			idx = mask_sum_scan(from, min(hi, size), nr, &carry, NULL);
 		if (idx != ULONG_MAX)
 			return idx;
 	}
@@ -515,7 +520,7 @@ static unsigned long mask_sum_find(unsigned long size, unsigned long from,
 				}
 			}
 			if (span == MASK_SUM_LEAF_BITS) {
-				idx = mask_sum_scan_leaf(node, lo, size, nr, &carry);
+				idx = mask_sum_scan_leaf(node, size, nr, &carry);
 				if (idx != ULONG_MAX)
 					return idx;
 				break;
