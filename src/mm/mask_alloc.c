@@ -217,7 +217,7 @@ static void mask_sum_leaf(unsigned long leaf)
  * Recompute node @node from its children, which span @span bits each.
  * Returns false if nothing changed.
  */
-static bool mask_sum_pull(unsigned long node, u32 span)
+static inline bool mask_sum_pull(unsigned long node, u32 span)
 {
 	struct mask_sum *s = mask_pool.sum;
 	const struct mask_sum *l = &s[2 * node], *r = &s[2 * node + 1];
@@ -248,50 +248,21 @@ static unsigned long mask_used_before(unsigned long lo, unsigned long i)
 	return lo;
 }
 
-/*
- * Bits [@a, @b) of leaf @leaf were just set (@set) or cleared.  A set
- * shortens the free prefix or suffix if it is in one; a clear extends the
- * free run around [@a, @b), found from the bitmap, and can only make
- * @best longer.  Returns true if the leaf's counts changed.
- */
-static bool mask_sum_leaf_change(unsigned long leaf, unsigned long a,
-				 unsigned long b, bool set)
+/* The first used bit in [@i, @end), or @end; at most a leaf apart. */
+static unsigned long mask_used_from(unsigned long i, unsigned long end)
 {
-	struct mask_sum *s = &mask_pool.sum[mask_pool.sum_leaves + leaf];
-	unsigned long lo = leaf * MASK_SUM_LEAF_BITS;
-	unsigned long end = lo + MASK_SUM_LEAF_BITS;
-	unsigned long l, r;
-	bool changed = false;
+	unsigned long base = i - i % BITS_PER_LONG, w;
 
-	if (set) {
-		if (a - lo < s->pre) {
-			s->pre = a - lo;
-			changed = true;
-		}
-		if (end - b < s->suf) {
-			s->suf = end - b;
-			changed = true;
-		}
-		/* It may have split a longest run: @best may now be too high. */
-		__set_bit(leaf, mask_pool.sum_stale);
-		return changed;
+	if (i >= end)
+		return end;
+	w = mask_pool.used[i / BITS_PER_LONG] & (~0UL << (i % BITS_PER_LONG));
+	while (!w) {
+		base += BITS_PER_LONG;
+		if (base >= end)
+			return end;
+		w = mask_pool.used[base / BITS_PER_LONG];
 	}
-	/* The free run around [a, b) now. */
-	l = mask_used_before(lo, a);
-	r = find_next_bit(mask_pool.used, min(end, mask_pool.nbits), b);
-	if (l == lo) {
-		s->pre = r - lo;
-		changed = true;
-	}
-	if (r == end) {
-		s->suf = r - l;
-		changed = true;
-	}
-	if (r - l > s->best) {
-		s->best = r - l;
-		changed = true;
-	}
-	return changed;
+	return min(base + __ffs(w), end);
 }
 
 /* Recompute the summary's path above leaf @leaf, while something changes. */
@@ -313,20 +284,79 @@ static void mask_sum_tighten(unsigned long leaf)
 }
 
 /*
- * Bring the summary up to date after bits [@start, @start + @nr) were set
- * (@set) or cleared.
+ * Bits [@start, @start + @nr) were just set.  In each leaf they touch,
+ * the free prefix or suffix shrinks if the bits are in it, without a look
+ * at the bitmap, and @best may now be too high (they may have split the
+ * longest run): the leaf becomes stale.
  */
-static void mask_sum_update(unsigned long start, unsigned long nr, bool set)
+static void mask_sum_set(unsigned long start, unsigned long nr)
 {
 	unsigned long leaf = start / MASK_SUM_LEAF_BITS;
-	unsigned long last = (start + nr - 1) / MASK_SUM_LEAF_BITS;
+	unsigned long lo = leaf * MASK_SUM_LEAF_BITS, end = start + nr;
+	struct mask_sum *s = &mask_pool.sum[mask_pool.sum_leaves + leaf];
 	unsigned long a, b;
+	bool changed;
 
-	for (; leaf <= last; leaf++) {
-		a = max(start, leaf * MASK_SUM_LEAF_BITS);
-		b = min(start + nr, (leaf + 1) * MASK_SUM_LEAF_BITS);
-		if (mask_sum_leaf_change(leaf, a, b, set))
+	for (;; leaf++, s++, lo += MASK_SUM_LEAF_BITS) {
+		a = max(start, lo) - lo;
+		b = min(end - lo, MASK_SUM_LEAF_BITS);
+		changed = false;
+		if (a < s->pre) {
+			s->pre = a;
+			changed = true;
+		}
+		if (MASK_SUM_LEAF_BITS - b < s->suf) {
+			s->suf = MASK_SUM_LEAF_BITS - b;
+			changed = true;
+		}
+		__set_bit(leaf, mask_pool.sum_stale);
+		if (changed)
 			mask_sum_pull_path(leaf);
+		if (end - lo <= MASK_SUM_LEAF_BITS)
+			break;
+	}
+}
+
+/*
+ * Bits [@start, @start + @nr) were just cleared.  In each leaf they touch,
+ * the free run around them is found from the bitmap; the exact prefix and
+ * suffix tell without a look whether it reaches the leaf's ends.  It can
+ * only make @best longer.
+ */
+static void mask_sum_clear(unsigned long start, unsigned long nr)
+{
+	unsigned long leaf = start / MASK_SUM_LEAF_BITS;
+	unsigned long lo = leaf * MASK_SUM_LEAF_BITS, end = start + nr;
+	struct mask_sum *s = &mask_pool.sum[mask_pool.sum_leaves + leaf];
+	unsigned long a, b, l, r;
+	bool changed;
+
+	for (;; leaf++, s++, lo += MASK_SUM_LEAF_BITS) {
+		a = max(start, lo);
+		b = min(end, lo + MASK_SUM_LEAF_BITS);
+		changed = false;
+		/* The free run around [a, b) now, [l, r). */
+		l = a - lo <= s->pre ? lo : mask_used_before(lo, a);
+		if (lo + MASK_SUM_LEAF_BITS - b <= s->suf) {
+			r = lo + MASK_SUM_LEAF_BITS;
+			s->suf = r - l;
+			changed = true;
+		} else {
+			r = mask_used_from(b, min(lo + MASK_SUM_LEAF_BITS,
+						  mask_pool.nbits));
+		}
+		if (l == lo) {
+			s->pre = r - lo;
+			changed = true;
+		}
+		if (r - l > s->best) {
+			s->best = r - l;
+			changed = true;
+		}
+		if (changed)
+			mask_sum_pull_path(leaf);
+		if (end - lo <= MASK_SUM_LEAF_BITS)
+			break;
 	}
 }
 
@@ -345,142 +375,161 @@ static void mask_sum_build(void)
 }
 
 /*
- * A search for @nr free bits in [@from, @size).  @carry is the number of
- * free bits, at or after @from, just before the part being looked at.
+ * Scan bits [@i, @end) of one leaf, one free run at a time, as
+ * bitmap_find_next_zero_area() does, for @nr free bits: @carry free bits
+ * lie just before @i.  Returns the start of the first run that, with the
+ * carry, is long enough, or ULONG_MAX with @carry set to the free bits
+ * at @end and @longest (unless NULL) raised to the longest run seen in
+ * [@i, @end).  Inlined, so that a scan without @longest does not pay
+ * for it.  The words are read here rather than through find_next_bit() and
+ * find_next_zero_bit(): a leaf is a few words, and a call per run end
+ * cost more than the scan.
  */
-struct mask_sum_query {
-	unsigned long from;
-	unsigned long size;
-	unsigned long nr;
-	unsigned long carry;
-	unsigned long longest;
-};
-
-/*
- * Scan bits [@i, @end) of the bitmap one free run at a time, as
- * bitmap_find_next_zero_area() does: the first run that, with the carry
- * before it, is long enough; or the free end of the range becomes the
- * carry.  The longest run seen goes to @q->longest.  ULONG_MAX: no run.
- */
-static unsigned long mask_sum_scan(struct mask_sum_query *q, unsigned long i,
-				   unsigned long end)
+static inline unsigned long mask_sum_scan(unsigned long i, unsigned long end,
+					  unsigned long nr, unsigned long *carry,
+					  unsigned long *longest)
 {
-	unsigned long e;
+	const unsigned long *p = &mask_pool.used[i / BITS_PER_LONG];
+	unsigned long base = i - i % BITS_PER_LONG, start = i - *carry;
+	unsigned long mask = ~0UL << (i % BITS_PER_LONG), w = *p, x, e;
+	bool in_run = *carry;
 
-	while (i < end) {
-		if (!q->carry) {
-			i = find_next_zero_bit(mask_pool.used, end, i);
-			if (i >= end)
-				break;
+	for (;;) {
+		if (!in_run) {
+			/* The next free bit starts a run. */
+			x = ~w & mask;
+			while (!x) {
+				base += BITS_PER_LONG;
+				if (base >= end)
+					goto none;
+				w = *++p;
+				x = ~w;
+			}
+			start = base + __ffs(x);
+			if (start >= end)
+				goto none;
+			mask = ~0UL << (start % BITS_PER_LONG);
 		}
-		e = find_next_bit(mask_pool.used, end, i);
-		if (q->carry + (e - i) >= q->nr)
-			return i - q->carry;
-		q->longest = max(q->longest, e - i);
+		in_run = false;
+		/* The next used bit ends it. */
+		x = w & mask;
+		while (!x) {
+			base += BITS_PER_LONG;
+			if (base >= end || base - start >= nr)
+				break;
+			w = *++p;
+			x = w;
+		}
+		e = x ? base + __ffs(x) : base;
 		if (e >= end) {
-			q->carry += e - i;
+			if (end - start >= nr)
+				return start;
+			if (longest)
+				*longest = max(*longest, end - max(start, i));
+			*carry = end - start;
 			return ULONG_MAX;
 		}
-		q->carry = 0;
-		i = e + 1;
+		if (e - start >= nr)
+			return start;
+		if (longest)
+			*longest = max(*longest, e - max(start, i));
+		/* Bit e is used: the free bits after it. */
+		mask = ~0UL << (e % BITS_PER_LONG);
 	}
+none:
+	*carry = 0;
 	return ULONG_MAX;
 }
 
 /*
- * Visit node @node, which covers bits [@lo, @lo + @span), left to right.
- * Nodes entirely inside the query are skipped with their summary unless
- * the run is in them; at most two paths of partly covered nodes go down
- * to the leaves.  ULONG_MAX: no run yet.
+ * Scan the whole of leaf node @node, up to @size, as mask_sum_scan().  A
+ * leaf scanned without the run that its @best promised was stale, and
+ * the scan saw all its free runs: it stores the longest.
  */
-static unsigned long mask_sum_walk(struct mask_sum_query *q, unsigned long node,
-				   unsigned long lo, unsigned long span)
+static unsigned long mask_sum_scan_leaf(unsigned long node, unsigned long size,
+					unsigned long nr, unsigned long *carry)
 {
-	const struct mask_sum *s = &mask_pool.sum[node];
-	unsigned long hi = lo + span, idx, f, e;
+	unsigned long leaf = node - mask_pool.sum_leaves, longest = 0, idx;
+	unsigned long lo = leaf * MASK_SUM_LEAF_BITS, hi = lo + MASK_SUM_LEAF_BITS;
 
-	if (hi <= q->from || lo >= q->size)
-		return ULONG_MAX;
-	if (lo >= q->from && hi <= q->size) {
-		if (q->carry + s->pre >= q->nr)
-			return lo - q->carry;
-		if (s->best < q->nr) {
-			q->carry = s->pre == span ? q->carry + span : s->suf;
-			return ULONG_MAX;
-		}
-	} else if (s->best < q->nr) {
-		/*
-		 * Partly covered, with no run inside: only the carried run,
-		 * going on into the node, and the node's free end matter.
-		 */
-		f = max(lo, q->from);
-		if (q->carry) {
-			e = find_next_bit(mask_pool.used, min(hi, q->size), f);
-			if (q->carry + (e - f) >= q->nr)
-				return f - q->carry;
-			if (e >= hi) {
-				q->carry += e - f;
-				return ULONG_MAX;
-			}
-		}
-		q->carry = min_t(unsigned long, s->suf, hi - f);
-		return ULONG_MAX;
+	idx = mask_sum_scan(lo, min(hi, size), nr, carry, &longest);
+	if (idx == ULONG_MAX && min(hi, mask_pool.nbits) <= size &&
+	    __test_and_clear_bit(leaf, mask_pool.sum_stale)) {
+		mask_pool.sum[node].best = longest;
+		mask_sum_pull_path(leaf);
 	}
-	if (span == MASK_SUM_LEAF_BITS) {
-		q->longest = 0;
-		idx = mask_sum_scan(q, max(lo, q->from), min(hi, q->size));
-		/*
-		 * A whole leaf scanned without the run that @best promised:
-		 * it was stale, and the scan saw all its free runs.
-		 */
-		if (idx == ULONG_MAX && lo >= q->from &&
-		    min(hi, mask_pool.nbits) <= q->size &&
-		    __test_and_clear_bit(lo / MASK_SUM_LEAF_BITS, mask_pool.sum_stale)) {
-			mask_pool.sum[node].best = q->longest;
-			mask_sum_pull_path(lo / MASK_SUM_LEAF_BITS);
-		}
-		return idx;
-	}
-	span /= 2;
-	idx = mask_sum_walk(q, 2 * node, lo, span);
-	if (idx != ULONG_MAX)
-		return idx;
-	return mask_sum_walk(q, 2 * node + 1, lo + span, span);
+	return idx;
 }
 
 /*
  * First free run of @nr bits at or after index @from that ends at or
  * before @size.  Returns an index above @size - @nr if there is none.
+ *
+ * The leaf of @from first, then the nodes to its right in order: up the
+ * tree while the node is a right child, then to its right sibling, and
+ * down from there.  A node whose prefix completes the carried run ends
+ * the search; a node whose @best is too short is skipped (the carried
+ * free bits become its suffix, or grow by its size); a leaf that may hold
+ * the run is scanned.  A run near the start costs the height of its
+ * subtree, not of the tree.
  */
 static unsigned long mask_sum_find(unsigned long size, unsigned long from,
 				   unsigned long nr)
 {
-	struct mask_sum_query q = { .from = from, .size = size, .nr = nr };
-	unsigned long idx, leaf, node, end, span = MASK_SUM_LEAF_BITS;
+	unsigned long node, lo, hi, span = MASK_SUM_LEAF_BITS, carry = 0, idx;
+	const struct mask_sum *s;
 
 	if (from >= size || nr > size - from)
 		return size;
-	/*
-	 * The leaf of @from first, then up the tree: each right sibling of
-	 * the path, walked down, until one holds the run.  A run near the
-	 * start costs the height of its subtree, not of the tree.
-	 */
-	leaf = from / MASK_SUM_LEAF_BITS;
-	node = mask_pool.sum_leaves + leaf;
-	end = (leaf + 1) * MASK_SUM_LEAF_BITS;
-	idx = mask_sum_walk(&q, node, end - span, span);
-	while (idx == ULONG_MAX && end < size) {
-		while (node > 1 && (node & 1)) {
+	node = mask_pool.sum_leaves + from / MASK_SUM_LEAF_BITS;
+	lo = from - from % MASK_SUM_LEAF_BITS;
+	hi = lo + MASK_SUM_LEAF_BITS;
+	s = &mask_pool.sum[node];
+	if (s->best < nr) {
+		carry = min_t(unsigned long, s->suf, hi - from);
+	} else {
+		/* Only a whole leaf scan can make a stale leaf exact. */
+		if (from == lo)
+			idx = mask_sum_scan_leaf(node, size, nr, &carry);
+		else
+			idx = mask_sum_scan(from, min(hi, size), nr, &carry, NULL);
+		if (idx != ULONG_MAX)
+			return idx;
+	}
+	for (lo = hi; lo < size; lo = hi) {
+		while (node & 1) {
 			node /= 2;
 			span *= 2;
 		}
-		if (node == 1)
-			break;
 		node++;
-		idx = mask_sum_walk(&q, node, end, span);
-		end += span;
+		/* Down from @node, which covers [@lo, @lo + @span). */
+		for (;;) {
+			s = &mask_pool.sum[node];
+			hi = lo + span;
+			if (hi > size) {
+				/* Past @size only the carried run counts. */
+				idx = min_t(unsigned long, s->pre, size - lo);
+				if (s->best < nr)
+					return carry + idx >= nr ? lo - carry : size;
+			} else {
+				if (carry + s->pre >= nr)
+					return lo - carry;
+				if (s->best < nr) {
+					carry = s->pre == span ? carry + span : s->suf;
+					break;
+				}
+			}
+			if (span == MASK_SUM_LEAF_BITS) {
+				idx = mask_sum_scan_leaf(node, size, nr, &carry);
+				if (idx != ULONG_MAX)
+					return idx;
+				break;
+			}
+			node *= 2;
+			span /= 2;
+		}
 	}
-	return idx == ULONG_MAX ? size : idx;
+	return size;
 }
 
 /*
@@ -573,7 +622,7 @@ static unsigned long mask_pool_find(unsigned long nr, unsigned long end_pfn,
 
 	count_vm_events(MASK_BITMAP_SKIP, idx - from);
 	bitmap_set(mask_pool.used, idx, nr);
-	mask_sum_update(idx, nr, true);
+	mask_sum_set(idx, nr);
 	pfn = idx_to_pfn(idx + nr - 1);
 	__set_bit(pfn_to_idx(pfn), mask_pool.head);
 	/* Written under the lock, read without it by the warnings. */
@@ -997,6 +1046,23 @@ bool __mask_pool_page(const struct page *page)
 	return pfn_in_span(pfn) && test_bit(pfn_to_idx(pfn), mask_pool.owned);
 }
 
+/* True if bits [@lo, @end) are all set in @owned and in @used. */
+static bool mask_owned_used(unsigned long lo, unsigned long end)
+{
+	unsigned long k = lo / BITS_PER_LONG, last = (end - 1) / BITS_PER_LONG;
+	unsigned long m = ~0UL << (lo % BITS_PER_LONG), w;
+
+	for (;; k++, m = ~0UL) {
+		if (k == last)
+			m &= BITMAP_LAST_WORD_MASK(end);
+		w = mask_pool.owned[k] & mask_pool.used[k];
+		if ((w & m) != m)
+			return false;
+		if (k == last)
+			return true;
+	}
+}
+
 /**
  * mask_pool_release - give pool pages back to the pool
  * @page: first page of the range
@@ -1023,8 +1089,7 @@ void mask_pool_release(struct page *page, unsigned int nr_pages)
 	    nr_pages - 1 <= mask_pool.max_pfn - pfn) {
 		lo = pfn_to_idx(pfn + nr_pages - 1);
 		hi = pfn_to_idx(pfn);
-		ok = find_next_zero_bit(mask_pool.owned, hi + 1, lo) > hi &&
-		     find_next_zero_bit(mask_pool.used, hi + 1, lo) > hi;
+		ok = mask_owned_used(lo, hi + 1);
 	}
 	if (!ok) {
 		spin_unlock_irqrestore(&mask_pool.lock, flags);
@@ -1036,7 +1101,7 @@ void mask_pool_release(struct page *page, unsigned int nr_pages)
 	/* An allocation is fully back when its head goes and nothing follows. */
 	ended = test_bit(hi, mask_pool.head);
 	bitmap_clear(mask_pool.used, lo, nr_pages);
-	mask_sum_update(lo, nr_pages, false);
+	mask_sum_clear(lo, nr_pages);
 	bitmap_clear(mask_pool.head, lo, nr_pages);
 	if (lo) {
 		after = lo - 1;

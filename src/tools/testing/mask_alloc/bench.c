@@ -14,6 +14,14 @@
  * be identical.  Each figure is the median of --runs runs.  Under
  * callgrind each timed run is dumped as "search MiB fill ops".
  *
+ * The timed operations replay a script recorded beforehand, untimed, on a
+ * copy of the reference pool: each request, where it must land, and the
+ * runs freed after it.  Choosing a live run to free at random is the
+ * benchmark's bookkeeping, not the pool's: a kernel caller holds its own
+ * pointer, while the list of live runs has up to 58000 entries (928 KB at
+ * 8 GiB), and a random read from it per free cost a cache miss that grew
+ * with the pool and was counted as the pool's.
+ *
  *   ./bench [--sizes MiB,MiB,...] [--fills 50,90,99] [--max-pages 64]
  *           [--runs N] [--ops N] [--warm ROUNDS] [--seed S] [--json FILE]
  */
@@ -72,6 +80,8 @@ struct req {
 	unsigned long nr;
 	u64 limit;
 };
+
+static unsigned long churn_ops = 20000, warm_rounds = 4;
 
 /* Request sizes: 1..max_pages pages. */
 static unsigned long max_pages = 64;
@@ -190,56 +200,127 @@ static void do_free(enum mode m, unsigned long pfn, unsigned long nr)
  * free random live allocations until the fill level is reached again.
  * Whether the allocation succeeds and which run is freed depend only on
  * the random stream and on the placement, which is the same in every mode.
+ * With @rec, the operation is recorded in the script.
  */
-static inline void churn_op(enum mode m)
+static struct req *s_req;		/* the script: requests, */
+static unsigned long *s_pfn;		/* where they land (or REF_NO_PFN), */
+static unsigned long *s_nfree;		/* end of each operation's frees */
+static struct alloc *s_free;		/* in this list */
+static struct alloc *s_live;		/* the live runs after the script */
+static unsigned long s_nlive, s_used, s_nf;
+static struct ref_pool scratch;		/* the pool the script is recorded on */
+static bool replay_bad;
+
+static inline void churn_op(enum mode m, bool rec, unsigned long i)
 {
-	struct req q;
+	struct alloc *l = rec ? s_live : live[m];
+	unsigned long *n = rec ? &s_nlive : &nlive[m], *u = rec ? &s_used : &used[m];
 	unsigned long pfn, j;
+	struct req q;
 
 	next_req(&q);
-	pfn = do_alloc(m, &q);
+	pfn = rec ? ralloc(&scratch, &q) : do_alloc(m, &q);
+	if (rec) {
+		s_req[i] = q;
+		s_pfn[i] = pfn;
+	}
 	if (pfn != REF_NO_PFN) {
-		live[m][nlive[m]++] = (struct alloc){ pfn, q.nr };
-		used[m] += q.nr;
+		l[(*n)++] = (struct alloc){ pfn, q.nr };
+		*u += q.nr;
 	}
-	while (used[m] > target) {
-		j = rnd() % nlive[m];
-		do_free(m, live[m][j].pfn, live[m][j].nr);
-		used[m] -= live[m][j].nr;
-		live[m][j] = live[m][--nlive[m]];
+	while (*u > target) {
+		j = rnd() % *n;
+		if (rec) {
+			s_free[s_nf++] = l[j];
+			ref_release(&scratch, l[j].pfn, l[j].nr);
+		} else {
+			do_free(m, l[j].pfn, l[j].nr);
+		}
+		*u -= l[j].nr;
+		l[j] = l[--*n];
 	}
+	if (rec)
+		s_nfree[i] = s_nf;
+}
+
+/* Random churn of @ops operations in mode @m, untimed. */
+static void churn_random(enum mode m, unsigned long ops)
+{
+	while (ops--)
+		churn_op(m, false, 0);
+}
+
+/*
+ * Record the script of @ops operations from the random stream @seed, on a
+ * copy of the linear pool (all pools are in the same state).
+ */
+static void record_script(u64 seed, unsigned long ops)
+{
+	struct ref_pool *r = &ref[M_LINEAR];
+	unsigned long *bits = scratch.used, i;
+
+	scratch = *r;
+	scratch.used = bits;
+	memcpy(scratch.used, r->used, BITS_TO_LONGS(r->nbits) * sizeof(long));
+	memcpy(s_live, live[M_LINEAR], nlive[M_LINEAR] * sizeof(*s_live));
+	s_nlive = nlive[M_LINEAR];
+	s_used = used[M_LINEAR];
+	rng = seed;
+	s_nf = 0;
+	for (i = 0; i < ops; i++)
+		churn_op(M_LINEAR, true, i);
+}
+
+/*
+ * One operation of the script in mode @m: the request, then the frees
+ * that follow it (from *@k on).  The live list is not touched: after the
+ * run it becomes the script's.
+ */
+static inline void replay_op(enum mode m, unsigned long i, unsigned long *k)
+{
+	unsigned long end = s_nfree[i];
+
+	if (do_alloc(m, &s_req[i]) != s_pfn[i])
+		replay_bad = true;
+	for (; *k < end; ++*k)
+		do_free(m, s_free[*k].pfn, s_free[*k].nr);
 }
 
 /* The timed loops, one function per mode (callgrind's labels). */
 static __attribute__((noinline)) void churn_summary(unsigned long ops)
 {
-	while (ops--)
-		churn_op(M_SUMMARY);
+	unsigned long i, k = 0;
+
+	for (i = 0; i < ops; i++)
+		replay_op(M_SUMMARY, i, &k);
 }
 
 static __attribute__((noinline)) void churn_linear(unsigned long ops)
 {
-	while (ops--)
-		churn_op(M_LINEAR);
+	unsigned long i, k = 0;
+
+	for (i = 0; i < ops; i++)
+		replay_op(M_LINEAR, i, &k);
 }
 
 static __attribute__((noinline)) void churn_linear_kernel(unsigned long ops)
 {
-	while (ops--)
-		churn_op(M_LINEAR_K);
+	unsigned long i, k = 0;
+
+	for (i = 0; i < ops; i++)
+		replay_op(M_LINEAR_K, i, &k);
 }
 
 static void (*const churn[NR_MODES])(unsigned long) = {
 	churn_summary, churn_linear, churn_linear_kernel
 };
 
-/* ns per operation of @ops operations in mode @m, from the state of @seed. */
-static double timed_run(enum mode m, u64 seed, unsigned long ops, long long *ins,
+/* ns per operation of the script's @ops operations in mode @m. */
+static double timed_run(enum mode m, unsigned long ops, long long *ins,
 			const char *label)
 {
 	u64 t0, t;
 
-	rng = seed;
 #ifdef CALLGRIND_ZERO_STATS
 	CALLGRIND_ZERO_STATS;
 #endif
@@ -251,6 +332,9 @@ static double timed_run(enum mode m, u64 seed, unsigned long ops, long long *ins
 #ifdef CALLGRIND_DUMP_STATS_AT
 	CALLGRIND_DUMP_STATS_AT(label);
 #endif
+	memcpy(live[m], s_live, s_nlive * sizeof(*s_live));
+	nlive[m] = s_nlive;
+	used[m] = s_used;
 	return (double)t / ops;
 }
 
@@ -301,7 +385,7 @@ static void warm_up(u64 seed, unsigned long ops)
 	int m;
 
 	rng = seed;
-	churn[M_SUMMARY](ops);
+	churn_random(M_SUMMARY, ops);
 	for (m = 1; m < NR_MODES; m++) {
 		memcpy(ref[m].used, mask_pool.used,
 		       BITS_TO_LONGS(mask_pool.nbits) * sizeof(long));
@@ -341,8 +425,6 @@ static int fill_all(u64 seed)
 	return same_state();
 }
 
-static unsigned long churn_ops = 20000, warm_rounds = 4;
-
 /* One pool size, all fill levels; prints JSON objects to @out. */
 static int bench_size(unsigned long mib, const unsigned int *fills, int nfills,
 		      int runs, u64 seed, FILE *out, bool *first)
@@ -369,6 +451,16 @@ static int bench_size(unsigned long mib, const unsigned int *fills, int nfills,
 	ref_head = calloc(BITS_TO_LONGS(ref[0].nbits) + 1, sizeof(unsigned long));
 	for (m = 0; m < NR_MODES; m++)
 		live[m] = malloc((pool_pages + 1) * sizeof(*live[m]));
+	s_live = malloc((pool_pages + 1) * sizeof(*s_live));
+	s_free = malloc((pool_pages + churn_ops + 1) * sizeof(*s_free));
+	s_req = malloc(churn_ops * sizeof(*s_req));
+	s_pfn = malloc(churn_ops * sizeof(*s_pfn));
+	s_nfree = malloc(churn_ops * sizeof(*s_nfree));
+	scratch.used = malloc(BITS_TO_LONGS(ref[0].nbits) * sizeof(long));
+	if (!s_live || !s_free || !s_req || !s_pfn || !s_nfree || !scratch.used) {
+		fprintf(stderr, "bench: out of memory\n");
+		return 1;
+	}
 	/*
 	 * Fill completely, then free at random down to each fill level
 	 * (fullest first), then churn there: the steady state of that fill.
@@ -389,13 +481,14 @@ static int bench_size(unsigned long mib, const unsigned int *fills, int nfills,
 		warm_up(seed * 7 + f, warm);
 		/* Each run: the same operations in each mode, from the same state. */
 		for (r = 0; r < runs; r++) {
+			record_script(seed * 31 + r, churn_ops);
 			for (m = 0; m < NR_MODES; m++) {
 				snprintf(label, sizeof(label), "%s %lu %u %lu",
 					 mode_name[m], mib, fills[f], churn_ops);
-				ns[m][r] = timed_run(m, seed * 31 + r, churn_ops, &n, label);
+				ns[m][r] = timed_run(m, churn_ops, &n, label);
 				ins[m][r] = n < 0 ? -1 : (double)n / churn_ops;
 			}
-			if (!same_state()) {
+			if (replay_bad || !same_state()) {
 				fprintf(stderr, "bench: placement differs from the reference (seed %" PRIu64 ", %lu MiB, %u%%, run %d)\n",
 					seed, mib, fills[f], r);
 				return 1;
