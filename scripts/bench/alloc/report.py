@@ -12,7 +12,7 @@ import subprocess
 import sys
 import tempfile
 
-SEARCHES = ("summary", "linear", "linear_kernel")
+SEARCHES = ("summary", "linear", "linear_kernel", "floor")
 
 
 def callgrind(d):
@@ -62,16 +62,17 @@ def main():
     print("alloc: one steady-state operation (allocate 1-64 pages below a "
           "24-32 bit mask, free at random to the fill level), seed %s, load %s"
           % (d["seed"], a.loadavg))
-    print("%7s %5s | %9s %9s %9s %7s | %9s %9s %7s" %
-          ("pool", "fill", "summary", "linear", "lin_kern", "speedup",
+    print("%7s %5s | %9s %9s %9s %7s %7s | %9s %9s %7s" %
+          ("pool", "fill", "summary", "linear", "lin_kern", "floor", "speedup",
            "sum_ins", "lin_ins", "ins_x"))
     for mib in sizes:
         for fill in fills:
-            s, l, lk = (get(x, mib, fill) for x in SEARCHES)
+            s, l, lk, fl = (get(x, mib, fill) for x in SEARCHES)
             si, li = (get(x, mib, fill, "instructions_per_pair")
                       for x in ("summary", "linear"))
-            print("%6dM %4d%% | %9.1f %9.1f %9.1f %6.1fx | %9s %9s %7s" %
-                  (mib, fill, s, l, lk, l / s, si or "-", li or "-",
+            print("%6dM %4d%% | %9.1f %9.1f %9.1f %7s %6.1fx | %9s %9s %7s" %
+                  (mib, fill, s, l, lk, "%.1f" % fl if fl is not None else "-",
+                   l / s, si or "-", li or "-",
                    "%.1fx" % (li / si) if si and li else "-"))
 
     def goal(name, v, ok):
@@ -97,6 +98,15 @@ def main():
             print("summary memory at %5d MiB: %7d bytes = %.1f%% of the %d-byte used bitmap"
                   % (mib, r["summary_bytes"], 100.0 * r["summary_bytes"] / r["bitmap_bytes"],
                      r["bitmap_bytes"]))
+    # Not a goal: the search's own cost, above the floor (no search, the
+    # same bitmap bookkeeping), and how it grows from 16 MiB to 8 GiB.
+    for fill in fills:
+        lo = [get(x, 16, fill) for x in ("summary", "floor")]
+        hi = [get(x, 8192, fill) for x in ("summary", "floor")]
+        if None not in lo + hi and lo[0] > lo[1]:
+            print("summary - floor at %d%%: %.1f ns at 16 MiB, %.1f ns at 8 GiB (x%.2f);"
+                  " floor %.1f -> %.1f ns" % (fill, lo[0] - lo[1], hi[0] - hi[1],
+                                             (hi[0] - hi[1]) / (lo[0] - lo[1]), lo[1], hi[1]))
     for g in goals:
         if g["value"] is not None:
             print("goal %-48s %8.2f  %s" % (g["goal"], g["value"], "met" if g["ok"] else "NOT met"))

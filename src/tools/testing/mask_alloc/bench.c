@@ -100,18 +100,26 @@ struct alloc {
 	unsigned long nr;
 };
 
-enum mode { M_SUMMARY, M_LINEAR, M_LINEAR_K, NR_MODES };
+/*
+ * M_FLOOR is no search at all: in the timed runs it puts each request
+ * where the script says it lands and does the rest of M_LINEAR_K's
+ * bookkeeping (used and head bits, the release's checks).  Its cost is
+ * the memory traffic that any search pays for the same operations on a
+ * pool of that size, so summary - floor is what the search itself costs.
+ */
+enum mode { M_SUMMARY, M_LINEAR, M_LINEAR_K, M_FLOOR, NR_MODES };
 static const char *const mode_name[NR_MODES] = {
-	"summary", "linear", "linear_kernel"
+	"summary", "linear", "linear_kernel", "floor"
 };
 
 /*
  * Each mode has its own pool: M_SUMMARY the kernel's (mask_pool), the
- * other two a reference pool each, so that all three can run the same
+ * others a reference pool each, so that all of them can run the same
  * operations from the same state.
  */
 static struct ref_pool ref[NR_MODES];
 static unsigned long *ref_head;		/* head bits of ref[M_LINEAR_K] */
+static unsigned long *floor_head;	/* head bits of ref[M_FLOOR] */
 static struct alloc *live[NR_MODES];
 static unsigned long nlive[NR_MODES], used[NR_MODES], pool_pages, target;
 static volatile bool sink;
@@ -143,18 +151,35 @@ static __attribute__((noinline)) unsigned long kalloc(const struct req *q)
  * kernel would do it: the head bit, the release's used checks (twice, as
  * the release checks the owned and the used bitmap), the head handover.
  */
-static unsigned long lk_alloc(const struct req *q)
+static unsigned long *lk_head(enum mode m)
 {
-	unsigned long pfn = ralloc(&ref[M_LINEAR_K], q);
+	return m == M_FLOOR ? floor_head : ref_head;
+}
+
+static unsigned long lk_alloc(enum mode m, const struct req *q)
+{
+	unsigned long pfn = ralloc(&ref[m], q);
 
 	if (pfn != REF_NO_PFN)
-		__set_bit(ref[M_LINEAR_K].max_pfn - pfn, ref_head);
+		__set_bit(ref[m].max_pfn - pfn, lk_head(m));
 	return pfn;
 }
 
-static void lk_free(unsigned long pfn, unsigned long nr)
+/* M_FLOOR's allocation in the timed runs: @nr pages at @pfn, no search. */
+static void floor_place(unsigned long pfn, unsigned long nr)
 {
-	struct ref_pool *r = &ref[M_LINEAR_K];
+	struct ref_pool *r = &ref[M_FLOOR];
+	unsigned long lo = r->max_pfn - (pfn + nr - 1);
+
+	bitmap_set(r->used, lo, nr);
+	__set_bit(r->max_pfn - pfn, floor_head);
+	r->cursor = lo + nr < r->nbits ? lo + nr : 0;
+}
+
+static void lk_free(enum mode m, unsigned long pfn, unsigned long nr)
+{
+	struct ref_pool *r = &ref[m];
+	unsigned long *ref_head = lk_head(m);
 	unsigned long lo = r->max_pfn - (pfn + nr - 1), hi = r->max_pfn - pfn;
 
 	if (find_next_zero_bit(r->used, hi + 1, lo) <= hi ||
@@ -176,7 +201,7 @@ static unsigned long do_alloc(enum mode m, const struct req *q)
 	case M_LINEAR:
 		return ralloc(&ref[M_LINEAR], q);
 	default:
-		return lk_alloc(q);
+		return lk_alloc(m, q);
 	}
 }
 
@@ -190,7 +215,7 @@ static void do_free(enum mode m, unsigned long pfn, unsigned long nr)
 		ref_release(&ref[M_LINEAR], pfn, nr);
 		break;
 	default:
-		lk_free(pfn, nr);
+		lk_free(m, pfn, nr);
 		break;
 	}
 }
@@ -280,8 +305,12 @@ static inline void replay_op(enum mode m, unsigned long i, unsigned long *k)
 {
 	unsigned long end = s_nfree[i];
 
-	if (do_alloc(m, &s_req[i]) != s_pfn[i])
+	if (m == M_FLOOR) {
+		if (s_pfn[i] != REF_NO_PFN)
+			floor_place(s_pfn[i], s_req[i].nr);
+	} else if (do_alloc(m, &s_req[i]) != s_pfn[i]) {
 		replay_bad = true;
+	}
 	for (; *k < end; ++*k)
 		do_free(m, s_free[*k].pfn, s_free[*k].nr);
 }
@@ -311,8 +340,16 @@ static __attribute__((noinline)) void churn_linear_kernel(unsigned long ops)
 		replay_op(M_LINEAR_K, i, &k);
 }
 
+static __attribute__((noinline)) void churn_floor(unsigned long ops)
+{
+	unsigned long i, k = 0;
+
+	for (i = 0; i < ops; i++)
+		replay_op(M_FLOOR, i, &k);
+}
+
 static void (*const churn[NR_MODES])(unsigned long) = {
-	churn_summary, churn_linear, churn_linear_kernel
+	churn_summary, churn_linear, churn_linear_kernel, churn_floor
 };
 
 /* ns per operation of the script's @ops operations in mode @m. */
@@ -338,7 +375,7 @@ static double timed_run(enum mode m, unsigned long ops, long long *ins,
 	return (double)t / ops;
 }
 
-/* The three pools must hold exactly the same runs. */
+/* All pools must hold exactly the same runs. */
 static int same_state(void)
 {
 	unsigned long i, idx, pfn;
@@ -395,6 +432,7 @@ static void warm_up(u64 seed, unsigned long ops)
 		used[m] = used[M_SUMMARY];
 	}
 	memcpy(ref_head, mask_pool.head, BITS_TO_LONGS(mask_pool.nbits) * sizeof(long));
+	memcpy(floor_head, mask_pool.head, BITS_TO_LONGS(mask_pool.nbits) * sizeof(long));
 }
 
 /* Fill each pool completely with runs of 1-max_pages pages, any mask. */
@@ -449,6 +487,7 @@ static int bench_size(unsigned long mib, const unsigned int *fills, int nfills,
 	mask_bits[ARRAY_SIZE(mask_bits) - 1] =
 		max(32, 64 - __builtin_clzll(PFN_PHYS(ref[0].max_pfn + 1) - 1));
 	ref_head = calloc(BITS_TO_LONGS(ref[0].nbits) + 1, sizeof(unsigned long));
+	floor_head = calloc(BITS_TO_LONGS(ref[0].nbits) + 1, sizeof(unsigned long));
 	for (m = 0; m < NR_MODES; m++)
 		live[m] = malloc((pool_pages + 1) * sizeof(*live[m]));
 	s_live = malloc((pool_pages + 1) * sizeof(*s_live));
