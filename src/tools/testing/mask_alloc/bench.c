@@ -120,6 +120,8 @@ static const char *const mode_name[NR_MODES] = {
 static struct ref_pool ref[NR_MODES];
 static unsigned long *ref_head;		/* head bits of ref[M_LINEAR_K] */
 static unsigned long *floor_head;	/* head bits of ref[M_FLOOR] */
+/* Owned bits (the pool's, which never change), one copy per mode. */
+static unsigned long *lk_owned[NR_MODES];
 static struct alloc *live[NR_MODES];
 static unsigned long nlive[NR_MODES], used[NR_MODES], pool_pages, target;
 static volatile bool sink;
@@ -148,8 +150,8 @@ static __attribute__((noinline)) unsigned long kalloc(const struct req *q)
 
 /*
  * The linear scan with the rest of the pool's bookkeeping, as the seed's
- * kernel would do it: the head bit, the release's used checks (twice, as
- * the release checks the owned and the used bitmap), the head handover.
+ * kernel would do it: the head bit, the release's checks of the owned and
+ * the used bitmap, the head handover (three bitmaps, as in the kernel).
  */
 static unsigned long *lk_head(enum mode m)
 {
@@ -182,14 +184,14 @@ static void lk_free(enum mode m, unsigned long pfn, unsigned long nr)
 	unsigned long *ref_head = lk_head(m);
 	unsigned long lo = r->max_pfn - (pfn + nr - 1), hi = r->max_pfn - pfn;
 
-	if (find_next_zero_bit(r->used, hi + 1, lo) <= hi ||
+	if (find_next_zero_bit(lk_owned[m], hi + 1, lo) <= hi ||
 	    find_next_zero_bit(r->used, hi + 1, lo) <= hi)
 		abort();
 	sink = test_bit(hi, ref_head);
 	bitmap_clear(r->used, lo, nr);
 	bitmap_clear(ref_head, lo, nr);
 	if (lo)
-		sink = test_bit(lo - 1, r->used) && test_bit(lo - 1, r->used) &&
+		sink = test_bit(lo - 1, lk_owned[m]) && test_bit(lo - 1, r->used) &&
 		       !test_bit(lo - 1, ref_head);
 }
 
@@ -488,6 +490,13 @@ static int bench_size(unsigned long mib, const unsigned int *fills, int nfills,
 		max(32, 64 - __builtin_clzll(PFN_PHYS(ref[0].max_pfn + 1) - 1));
 	ref_head = calloc(BITS_TO_LONGS(ref[0].nbits) + 1, sizeof(unsigned long));
 	floor_head = calloc(BITS_TO_LONGS(ref[0].nbits) + 1, sizeof(unsigned long));
+	for (m = M_LINEAR_K; m <= M_FLOOR; m++) {
+		lk_owned[m] = malloc(BITS_TO_LONGS(ref[0].nbits) * sizeof(long));
+		if (!lk_owned[m])
+			return 1;
+		memcpy(lk_owned[m], mask_pool.owned,
+		       BITS_TO_LONGS(ref[0].nbits) * sizeof(long));
+	}
 	for (m = 0; m < NR_MODES; m++)
 		live[m] = malloc((pool_pages + 1) * sizeof(*live[m]));
 	s_live = malloc((pool_pages + 1) * sizeof(*s_live));
