@@ -167,6 +167,27 @@ static unsigned long lk_alloc(enum mode m, const struct req *q)
 	return pfn;
 }
 
+/*
+ * With --kfloor, the summary mode does not search either: it puts each
+ * request where the script says, through the pool's own bookkeeping
+ * (bitmaps, summary upkeep, cursor), so that summary ns with and without
+ * --kfloor split the kernel pool's cost into search and upkeep.
+ */
+static bool kfloor;
+
+static void kplace(unsigned long pfn, unsigned long nr)
+{
+	unsigned long idx = pfn_to_idx(pfn + nr - 1), flags;
+
+	spin_lock_irqsave(&mask_pool.lock, flags);
+	bitmap_set(mask_pool.used, idx, nr);
+	mask_sum_set(idx, nr);
+	__set_bit(pfn_to_idx(pfn), mask_pool.head);
+	WRITE_ONCE(mask_pool.free_pages, mask_pool.free_pages - nr);
+	mask_pool.cursor = idx + nr < mask_pool.nbits ? idx + nr : 0;
+	spin_unlock_irqrestore(&mask_pool.lock, flags);
+}
+
 /* M_FLOOR's allocation in the timed runs: @nr pages at @pfn, no search. */
 static void floor_place(unsigned long pfn, unsigned long nr)
 {
@@ -307,9 +328,13 @@ static inline void replay_op(enum mode m, unsigned long i, unsigned long *k)
 {
 	unsigned long end = s_nfree[i];
 
-	if (m == M_FLOOR) {
-		if (s_pfn[i] != REF_NO_PFN)
+	if (m == M_FLOOR || (m == M_SUMMARY && kfloor)) {
+		if (s_pfn[i] == REF_NO_PFN)
+			;
+		else if (m == M_FLOOR)
 			floor_place(s_pfn[i], s_req[i].nr);
+		else
+			kplace(s_pfn[i], s_req[i].nr);
 	} else if (do_alloc(m, &s_req[i]) != s_pfn[i]) {
 		replay_bad = true;
 	}
@@ -610,6 +635,8 @@ int main(int argc, char **argv)
 			churn_ops = strtoul(argv[a + 1], NULL, 0);
 		} else if (!strcmp(argv[a], "--warm")) {
 			warm_rounds = strtoul(argv[a + 1], NULL, 0);
+		} else if (!strcmp(argv[a], "--kfloor")) {
+			kfloor = atoi(argv[a + 1]);
 		} else if (!strcmp(argv[a], "--json")) {
 			json = argv[a + 1];
 		} else {
@@ -618,7 +645,7 @@ int main(int argc, char **argv)
 	}
 	if (a < argc || nsizes <= 0 || nfills <= 0 || runs < 1 || runs > MAX_RUNS ||
 	    !max_pages || !churn_ops) {
-		fprintf(stderr, "usage: %s [--sizes MiB,...] [--fills pct,...] [--max-pages N] [--runs N] [--ops N] [--warm R] [--seed S] [--json FILE]\n",
+		fprintf(stderr, "usage: %s [--sizes MiB,...] [--fills pct,...] [--max-pages N] [--runs N] [--ops N] [--warm R] [--seed S] [--kfloor 0|1] [--json FILE]\n",
 			argv[0]);
 		return 2;
 	}
