@@ -64,10 +64,11 @@ static u64 now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/* perf.c: user-space instruction counts, if the machine has a PMU. */
-int perf_open(void);
-void perf_start(void);
-long long perf_stop(void);
+#include "perf.h"
+
+#ifndef noinline
+#define noinline __attribute__((noinline))
+#endif
 
 /*
  * The issue's masks.  The widest is widened to reach the top of pools
@@ -136,7 +137,7 @@ static unsigned long ralloc(struct ref_pool *r, const struct req *q)
 }
 
 /* The kernel pool: its search and its release, without the page hooks. */
-static __attribute__((noinline)) unsigned long kalloc(const struct req *q)
+static noinline unsigned long kalloc(const struct req *q)
 {
 	unsigned long pfn, flags, end = (q->limit >> PAGE_SHIFT) + 1;
 
@@ -342,38 +343,23 @@ static inline void replay_op(enum mode m, unsigned long i, unsigned long *k)
 		do_free(m, s_free[*k].pfn, s_free[*k].nr);
 }
 
-/* The timed loops, one function per mode (callgrind's labels). */
-static __attribute__((noinline)) void churn_summary(unsigned long ops)
-{
-	unsigned long i, k = 0;
-
-	for (i = 0; i < ops; i++)
-		replay_op(M_SUMMARY, i, &k);
+/*
+ * The timed loops, one function per mode: callgrind's --toggle-collect
+ * needs a function name for each.
+ */
+#define CHURN_FN(name, mode)					\
+static noinline void name(unsigned long ops)			\
+{								\
+	unsigned long i, k = 0;					\
+								\
+	for (i = 0; i < ops; i++)				\
+		replay_op(mode, i, &k);				\
 }
 
-static __attribute__((noinline)) void churn_linear(unsigned long ops)
-{
-	unsigned long i, k = 0;
-
-	for (i = 0; i < ops; i++)
-		replay_op(M_LINEAR, i, &k);
-}
-
-static __attribute__((noinline)) void churn_linear_kernel(unsigned long ops)
-{
-	unsigned long i, k = 0;
-
-	for (i = 0; i < ops; i++)
-		replay_op(M_LINEAR_K, i, &k);
-}
-
-static __attribute__((noinline)) void churn_floor(unsigned long ops)
-{
-	unsigned long i, k = 0;
-
-	for (i = 0; i < ops; i++)
-		replay_op(M_FLOOR, i, &k);
-}
+CHURN_FN(churn_summary, M_SUMMARY)
+CHURN_FN(churn_linear, M_LINEAR)
+CHURN_FN(churn_linear_kernel, M_LINEAR_K)
+CHURN_FN(churn_floor, M_FLOOR)
 
 static void (*const churn[NR_MODES])(unsigned long) = {
 	churn_summary, churn_linear, churn_linear_kernel, churn_floor

@@ -413,7 +413,7 @@ static void boot(void)
 
 	fk_view(&pv);
 	enabled = mask_pool_enabled();
-	if (enabled != (pv.pool_pages != 0))
+	if (enabled != !!pv.pool_pages)
 		fail("pool enabled %d with %lu pages", enabled, pv.pool_pages);
 	if (!enabled)
 		return;
@@ -433,12 +433,12 @@ static void boot(void)
 		bool free = test_bit(pv.max_pfn - pfn, pv.owned);
 
 		if (free == test_bit(pv.max_pfn - pfn, pv.used))
-			fail("boot: pfn %lu owned %d used %d", pfn, free, !free);
+			fail("%s: pfn %lu owned %d used %d", __func__, pfn, free, !free);
 		owner[pfn - pv.base_pfn] = free ? OWN_FREE : OWN_HOLE;
 		model_free += free;
 	}
 	if (model_free != pv.pool_pages || pv.free_pages != pv.pool_pages)
-		fail("boot: %lu owned pages, pool_pages %lu, free %lu", model_free,
+		fail("%s: %lu owned pages, pool_pages %lu, free %lu", __func__, model_free,
 		     pv.pool_pages, pv.free_pages);
 }
 
@@ -1191,7 +1191,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	op("boot", "");
 	memset(recs, 0, sizeof(recs));
 	memset(fired, 0, sizeof(fired));
-	exp_misuse = exp_warn = exp_allocs = 0;
+	exp_misuse = 0;
+	exp_warn = 0;
+	exp_allocs = 0;
 	enabled = false;
 	harness_reset();
 	harness_verbose = getenv("MASK_FUZZ_VERBOSE");

@@ -10,6 +10,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "perf.h"
+
 static int perf_fd = -1;
 
 int perf_open(void)
