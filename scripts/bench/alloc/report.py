@@ -41,6 +41,7 @@ def main():
     ap.add_argument("--png", required=True)
     ap.add_argument("--loadavg", default="")
     ap.add_argument("--callgrind")
+    ap.add_argument("--upkeep", help="the timing JSON of bench --kfloor 1")
     ap.add_argument("timing")
     a = ap.parse_args()
 
@@ -107,6 +108,38 @@ def main():
             print("summary - floor at %d%%: %.1f ns at 16 MiB, %.1f ns at 8 GiB (x%.2f);"
                   " floor %.1f -> %.1f ns" % (fill, lo[0] - lo[1], hi[0] - hi[1],
                                              (hi[0] - hi[1]) / (lo[0] - lo[1]), lo[1], hi[1]))
+    # Not a goal: the kernel pool's ns split into its upkeep (bench --kfloor
+    # 1: the same operations without the search) and its search, beside
+    # the distance the seed's placement makes each search go.
+    upkeep = {}
+    if a.upkeep:
+        with open(a.upkeep) as f:
+            for r in json.load(f)["results"]:
+                if r["search"] == "summary":
+                    upkeep[(r["pool_mib"], r["fill_pct"])] = r["ns_per_pair"]
+    for r in rows:
+        if r["search"] == "summary" and (r["pool_mib"], r["fill_pct"]) in upkeep:
+            r["upkeep_ns_per_pair"] = upkeep[(r["pool_mib"], r["fill_pct"])]
+    if upkeep:
+        print("kernel pool: upkeep = the same operations without the search "
+              "(bench --kfloor 1), search = summary - upkeep")
+        print("%7s %5s | %9s %9s %9s | %12s" %
+              ("pool", "fill", "summary", "upkeep", "search", "skip pages"))
+        for mib in sizes:
+            for fill in fills:
+                r = by.get(("summary", mib, fill))
+                u = upkeep.get((mib, fill))
+                if r is None or u is None:
+                    continue
+                print("%6dM %4d%% | %9.1f %9.1f %9.1f | %12s" %
+                      (mib, fill, r["ns_per_pair"], u, r["ns_per_pair"] - u,
+                       "%.0f" % r["skip_pages_per_op"] if "skip_pages_per_op" in r else "-"))
+        for fill in fills:
+            lo, hi = get("summary", 16, fill), upkeep.get((8192, fill))
+            if lo and hi:
+                print("growth budget at %d%%: 8 GiB must stay under 2 x %.1f = %.1f ns;"
+                      " its upkeep alone is %.1f ns (%.0f%% of that)"
+                      % (fill, lo, 2 * lo, hi, 50.0 * hi / lo))
     for g in goals:
         if g["value"] is not None:
             print("goal %-48s %8.2f  %s" % (g["goal"], g["value"], "met" if g["ok"] else "NOT met"))

@@ -365,10 +365,19 @@ static void (*const churn[NR_MODES])(unsigned long) = {
 	churn_summary, churn_linear, churn_linear_kernel, churn_floor
 };
 
+/*
+ * Pages the kernel pool's search skipped per operation in the last
+ * M_SUMMARY run: its MASK_BITMAP_SKIP vm event, the distance from where a
+ * search starts (cursor, or the highest page the mask allows) to where
+ * the run is found.  The seed's placement decides it, not the search.
+ */
+static double skip_per_op;
+
 /* ns per operation of the script's @ops operations in mode @m. */
 static double timed_run(enum mode m, unsigned long ops, long long *ins,
 			const char *label)
 {
+	unsigned long skip = harness_vm_events[MASK_BITMAP_SKIP];
 	u64 t0, t;
 
 #ifdef CALLGRIND_ZERO_STATS
@@ -379,6 +388,8 @@ static double timed_run(enum mode m, unsigned long ops, long long *ins,
 	churn[m](ops);
 	t = now_ns() - t0;
 	*ins = perf_stop();
+	if (m == M_SUMMARY)
+		skip_per_op = (double)(harness_vm_events[MASK_BITMAP_SKIP] - skip) / ops;
 #ifdef CALLGRIND_DUMP_STATS_AT
 	CALLGRIND_DUMP_STATS_AT(label);
 #endif
@@ -530,7 +541,7 @@ static int bench_size(unsigned long mib, const unsigned int *fills, int nfills,
 		return 1;
 	}
 	for (f = 0; f < nfills; f++) {
-		double ns[NR_MODES][MAX_RUNS], ins[NR_MODES][MAX_RUNS];
+		double ns[NR_MODES][MAX_RUNS], ins[NR_MODES][MAX_RUNS], skip[MAX_RUNS];
 		unsigned long warm;
 		long long n;
 		int r;
@@ -547,6 +558,7 @@ static int bench_size(unsigned long mib, const unsigned int *fills, int nfills,
 				ns[m][r] = timed_run(m, churn_ops, &n, label);
 				ins[m][r] = n < 0 ? -1 : (double)n / churn_ops;
 			}
+			skip[r] = skip_per_op;
 			if (replay_bad || !same_state()) {
 				fprintf(stderr, "bench: placement differs from the reference (seed %" PRIu64 ", %lu MiB, %u%%, run %d)\n",
 					seed, mib, fills[f], r);
@@ -565,11 +577,15 @@ static int bench_size(unsigned long mib, const unsigned int *fills, int nfills,
 			else
 				fprintf(out, "%.0f", i);
 			fprintf(out, ", \"runs\": %d, \"ops\": %lu, \"live\": %lu, "
-				"\"bitmap_bytes\": %lu, \"summary_bytes\": %lu}", runs,
+				"\"bitmap_bytes\": %lu, \"summary_bytes\": %lu", runs,
 				churn_ops, nlive[0],
 				BITS_TO_LONGS(mask_pool.nbits) * sizeof(long),
 				2 * mask_pool.sum_leaves * sizeof(struct mask_sum) +
 				BITS_TO_LONGS(mask_pool.sum_leaves) * sizeof(long));
+			if (m == M_SUMMARY && !kfloor)
+				fprintf(out, ", \"skip_pages_per_op\": %.1f",
+					median(skip, runs));
+			fprintf(out, "}");
 			*first = false;
 			fprintf(stderr, "  %5lu MiB %2u%% %-14s %10.1f ns/pair\n",
 				mib, fills[f], mode_name[m], t);
