@@ -27,11 +27,15 @@
  *   3. If nothing fits and the caller may sleep, wait for frees, bounded
  *      by mask_timeout (see mask_pool_alloc() for the gfp rules).
  *
- * Sizes are rounded up to pages, not to powers of two.  Pages are prepared
- * with mm's own hooks (post_alloc_hook() per page, free_pages_prepare() per
- * page), so KASAN, init_on_alloc/free, page_owner and alloc tagging see
- * ordinary order-0 pages.  Every free path of the page allocator ends in
- * free_pages_prepare(), which gives pool pages back through
+ * Sizes are rounded up to pages, not to powers of two.  A run of pages is
+ * prepared with mm's own hooks in naturally sized chunks (post_alloc_hook(),
+ * kmsan_alloc_page() and the memcg charge for __GFP_ACCOUNT per power-of-two
+ * chunk, largest first), and freed in the same chunks, so KASAN,
+ * init_on_alloc/free, page_owner, memcg and alloc tagging see ordinary
+ * buddy-sized allocations.  Every free path of the page allocator goes
+ * through free_pages_prepare(), which first refuses a free of pool pages
+ * that does not lie inside one allocation (mask_pool_free_ok()), before
+ * anything touches the pages, and at its end gives them back through
  * mask_pool_release(); frees of any sub-range of an allocation work.
  *
  * Per-page state lives in three bitmaps: @owned (the pool has holes:
@@ -47,6 +51,10 @@
  * enabled, and are read-only afterwards.  No locks are held while calling
  * into the page allocator or while sleeping.  There is no reserve for
  * atomic allocations: an atomic caller fails when the pool is full.
+ *
+ * A page that memory_failure() marks HWPoison while it is free in the pool
+ * is found when an allocation takes it, and is kept out of use for good.
+ * Memory offline and alloc_contig_range() see pool pages as unmovable.
  */
 
 #define pr_fmt(fmt) "mask_alloc: " fmt
@@ -106,6 +114,7 @@ struct mask_sum {
  *		full cannot miss a free that happened before it slept.
  * @misuse:	API misuse detected (counted even after WARN_ON_ONCE fired).
  * @injected:	allocations failed by fault injection (fail_mask_alloc).
+ * @hwpoison:	pages found HWPoison and kept used for good (under @lock).
  * @force:	"maskzone=force": never try the buddy allocator first.
  */
 struct mask_pool {
@@ -125,6 +134,7 @@ struct mask_pool {
 	unsigned long free_seq;
 	atomic_long_t misuse;
 	atomic_long_t injected;
+	unsigned long hwpoison;
 	bool force;
 };
 
@@ -142,6 +152,15 @@ EXPORT_SYMBOL_GPL(mask_pool_key);
 /* Bound for blocking allocations, in jiffies. */
 unsigned long mask_timeout __read_mostly = 5 * HZ;
 EXPORT_SYMBOL_GPL(mask_timeout);
+
+/*
+ * The pool's span, for the inline range check of mask_pool_page(): written
+ * once at boot before mask_pool_key is enabled.  Zero pages: no pool.
+ */
+unsigned long mask_pool_span_base __read_mostly;
+EXPORT_SYMBOL_GPL(mask_pool_span_base);
+unsigned long mask_pool_span_pages __read_mostly;
+EXPORT_SYMBOL_GPL(mask_pool_span_pages);
 
 /* Boot state: ranges reserved from memblock ([start, end), page aligned). */
 struct mask_range {
@@ -729,6 +748,45 @@ static bool mask_pool_can_fit(unsigned long nr, unsigned long end_pfn,
 }
 
 /*
+ * memory_failure() may mark a page HWPoison while it is free in the pool;
+ * such a page must never be handed out (the page allocator drops them in
+ * check_new_pages()).  Check the run [@pfn, @pfn + @nr) just taken: if it
+ * holds such pages, they stay used for good, each a run of its own that
+ * nothing frees (free_pages_prepare() keeps HWPoison pages), the others go
+ * back, and the caller searches again.  Returns true if the run is clean.
+ */
+static bool mask_run_clean(unsigned long pfn, unsigned long nr)
+{
+	unsigned long i, flags, idx, bad = 0;
+
+	if (!IS_ENABLED(CONFIG_MEMORY_FAILURE))
+		return true;
+	for (i = 0; i < nr; i++)
+		bad += !!PageHWPoison(pfn_to_page(pfn + i));
+	if (likely(!bad))
+		return true;
+
+	spin_lock_irqsave(&mask_pool.lock, flags);
+	for (i = 0; i < nr; i++) {
+		idx = pfn_to_idx(pfn + i);
+		if (PageHWPoison(pfn_to_page(pfn + i))) {
+			__set_bit(idx, mask_pool.head);
+			continue;
+		}
+		__clear_bit(idx, mask_pool.head);
+		__clear_bit(idx, mask_pool.used);
+		mask_sum_clear(idx, 1);
+	}
+	mask_pool.hwpoison += bad;
+	WRITE_ONCE(mask_pool.free_pages, mask_pool.free_pages + nr - bad);
+	WRITE_ONCE(mask_pool.free_seq, mask_pool.free_seq + 1);
+	spin_unlock_irqrestore(&mask_pool.lock, flags);
+	pr_warn_ratelimited("%lu HWPoison page(s) in pfns %#lx-%#lx kept out of use\n",
+			    bad, pfn, pfn + nr - 1);
+	return false;
+}
+
+/*
  * Allocate @nr pool pages below @end_pfn, aligned to 1 << @order.
  *
  * Waiting, only if gfpflags_allow_blocking(@gfp):
@@ -737,6 +795,8 @@ static bool mask_pool_can_fit(unsigned long nr, unsigned long end_pfn,
  *   __GFP_RETRY_MAYFAIL  wait while frees keep arriving; fail after one
  *                        full mask_timeout without any free
  *   __GFP_NOFAIL         wait forever (unless the request can never fit)
+ *
+ * Unless __GFP_NOFAIL, a fatal signal ends the wait with a failure.
  */
 static struct page *mask_pool_alloc(gfp_t gfp, unsigned long nr,
 				    unsigned long end_pfn, unsigned int order)
@@ -765,8 +825,11 @@ static struct page *mask_pool_alloc(gfp_t gfp, unsigned long nr,
 		seq = mask_pool.free_seq;
 		spin_unlock_irqrestore(&mask_pool.lock, flags);
 
-		if (pfn != MASK_NO_PFN)
-			return pfn_to_page(pfn);
+		if (pfn != MASK_NO_PFN) {
+			if (mask_run_clean(pfn, nr))
+				return pfn_to_page(pfn);
+			continue;
+		}
 		if (!can_block)
 			return NULL;
 		/*
@@ -788,11 +851,19 @@ static struct page *mask_pool_alloc(gfp_t gfp, unsigned long nr,
 
 		chunk = nofail ? max(timeout, 1UL) : left;
 		t0 = jiffies;
-		ret = wait_event_timeout(mask_pool_wait,
-					 READ_ONCE(mask_pool.free_seq) != seq,
-					 chunk);
+		if (nofail)
+			ret = wait_event_timeout(mask_pool_wait,
+						 READ_ONCE(mask_pool.free_seq) != seq,
+						 chunk);
+		else
+			ret = wait_event_killable_timeout(mask_pool_wait,
+							  READ_ONCE(mask_pool.free_seq) != seq,
+							  chunk);
 		waited = ret ? min(jiffies - t0, chunk) : chunk;
 		count_vm_events(MASK_WAIT, waited);
+		/* A fatal signal: the task is going away, do not keep it. */
+		if (ret < 0)
+			return NULL;
 
 		/* __GFP_RETRY_MAYFAIL: a free came, so a full timeout again */
 		if (ret && (gfp & __GFP_RETRY_MAYFAIL))
@@ -805,12 +876,24 @@ static void mask_alloc_warn(gfp_t gfp, size_t size, u64 mask)
 	count_vm_event(MASK_FAIL);
 	if (gfp & __GFP_NOWARN)
 		return;
+	if (!mask_pool_enabled()) {
+		pr_warn_ratelimited("%s: cannot allocate %zu bytes below %#llx, gfp %pGg: there is no mask pool (see the boot log)\n",
+				    current->comm, size, (unsigned long long)mask,
+				    &gfp);
+		return;
+	}
 	pr_warn_ratelimited("%s: cannot allocate %zu bytes below %#llx, gfp %pGg, %lu KiB free in the pool\n",
 			    current->comm, size, (unsigned long long)mask, &gfp,
 			    READ_ONCE(mask_pool.free_pages) << (PAGE_SHIFT - 10));
 }
 
-/* Try the normal zones; give back anything above the mask. */
+/*
+ * Try the normal zones; give back anything above the mask.  Unless this is
+ * the @final answer (the mask covers all of ZONE_DMA32, so the zones'
+ * answer cannot be above it), it is only a trial before the pool: no
+ * reclaim, no compaction, no retries, no warning.  Reclaiming for pages
+ * that may well land above the mask would cost the caller for nothing.
+ */
 static struct page *mask_alloc_normal(int nid, gfp_t gfp, size_t size,
 				      u64 mask, bool final)
 {
@@ -820,11 +903,12 @@ static struct page *mask_alloc_normal(int nid, gfp_t gfp, size_t size,
 	if (order > MAX_PAGE_ORDER)
 		return NULL;
 	if (!final)
-		gfp = (gfp & ~__GFP_NOFAIL) | __GFP_NOWARN;
+		gfp = (gfp & ~(__GFP_NOFAIL | __GFP_RECLAIM | __GFP_RETRY_MAYFAIL)) |
+		      __GFP_NOWARN | __GFP_NORETRY;
 	if (mask < SZ_4G)
 		gfp |= GFP_DMA32;
 
-	page = alloc_pages_node(nid, gfp, order);
+	page = alloc_pages_node_noprof(nid, gfp, order);
 	if (page && page_to_phys(page) + size - 1 > mask) {
 		__free_pages(page, order);
 		/*
@@ -833,7 +917,7 @@ static struct page *mask_alloc_normal(int nid, gfp_t gfp, size_t size,
 		 */
 		page = NULL;
 		if (!(gfp & __GFP_DMA32))
-			page = alloc_pages_node(nid, gfp | GFP_DMA32, order);
+			page = alloc_pages_node_noprof(nid, gfp | GFP_DMA32, order);
 		if (page && page_to_phys(page) + size - 1 > mask) {
 			__free_pages(page, order);
 			page = NULL;
@@ -846,6 +930,65 @@ static struct page *mask_alloc_normal(int nid, gfp_t gfp, size_t size,
 	return page;
 }
 
+/* Order of the largest naturally sized chunk that starts a run of @nr pages. */
+static unsigned int mask_chunk_order(unsigned long nr)
+{
+	return min_t(unsigned int, ilog2(nr), MAX_PAGE_ORDER);
+}
+
+/*
+ * Free the chunks of the run of @nr pages at @page that start at or after
+ * page @from, through mm's free preparation, which hands each back to the
+ * pool through mask_pool_release().  Their refcounts are zero.
+ */
+static void mask_run_free_chunks(struct page *page, unsigned long nr,
+				 unsigned long from)
+{
+	unsigned int order;
+	unsigned long i;
+
+	for (i = 0; i < nr; i += 1UL << order) {
+		order = mask_chunk_order(nr - i);
+		if (i >= from)
+			mask_free_prepare(page + i, order);
+	}
+}
+
+/*
+ * Prepare a run just taken from the pool as the page allocator prepares its
+ * pages, in naturally sized chunks, largest first: post_alloc_hook(),
+ * kmsan_alloc_page() and, with __GFP_ACCOUNT, the memcg charge.  Freed in
+ * the same chunks, so that every hook sees the order it saw here.  If a
+ * charge fails, the whole run goes back and false is returned.
+ */
+static bool mask_run_prep(struct page *page, unsigned long nr, gfp_t gfp)
+{
+	unsigned int order;
+	unsigned long i;
+
+	for (i = 0; i < nr; i += 1UL << order) {
+		order = mask_chunk_order(nr - i);
+		post_alloc_hook(page + i, order, gfp);
+		kmsan_alloc_page(page + i, order, gfp);
+	}
+	if (!(gfp & __GFP_ACCOUNT))
+		return true;
+	for (i = 0; i < nr; i += 1UL << order) {
+		order = mask_chunk_order(nr - i);
+		if (memcg_kmem_charge_page(page + i, gfp, order)) {
+			mask_run_free_chunks(page, nr, 0);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Does the mask end inside the pool's span, where the pool took all memory? */
+static inline bool mask_inside_span(unsigned long end_pfn)
+{
+	return mask_pool_enabled() && end_pfn <= mask_pool.max_pfn + 1;
+}
+
 /**
  * alloc_pages_mask_node - allocate pages below a physical address limit
  * @nid: preferred node for the normal-zone attempt, or NUMA_NO_NODE
@@ -853,21 +996,26 @@ static struct page *mask_alloc_normal(int nid, gfp_t gfp, size_t size,
  * @size: size in bytes, rounded up to whole pages (not to a power of two)
  * @mask: highest physical address any byte of the allocation may have
  *
- * Tries the normal zones first (unless "maskzone=force"), then the mask
- * pool.  Pool allocations are not compound: the first page holds the
- * reference, the others have a zero refcount, like a non-compound
- * high-order buddy allocation.  Free with __free_pages_mask() and the same
- * @size (or page by page after split_page()-style handling).
+ * Tries the normal zones first, then the mask pool.  The zones are tried
+ * without reclaim, compaction or retries, unless the mask covers all of
+ * ZONE_DMA32 (then their answer is final); they are not tried with
+ * "maskzone=force", nor when the mask ends inside the pool's span, where
+ * the pool holds all the memory below it.  Pool allocations are not
+ * compound: the first page holds the reference, the others have a zero
+ * refcount, like a non-compound high-order buddy allocation.  Free with
+ * __free_pages_mask() and the same @size.  __GFP_ACCOUNT charges the
+ * pages to the current memory cgroup.
  *
  * Context: Process context if @gfp allows blocking (may then sleep up to
  * mask_timeout jiffies, or forever with __GFP_NOFAIL); any context
  * otherwise.
  * Return: the first page, or NULL on failure or misuse.
  */
-struct page *alloc_pages_mask_node(int nid, gfp_t gfp, size_t size, u64 mask)
+struct page *alloc_pages_mask_node_noprof(int nid, gfp_t gfp, size_t size,
+					  u64 mask)
 {
 	unsigned long end_pfn = mask_end_pfn(mask);
-	unsigned long nr, i;
+	unsigned long nr;
 	struct page *page;
 
 	if (WARN_ON_ONCE(size < MASK_MIN_SIZE) ||
@@ -877,7 +1025,7 @@ struct page *alloc_pages_mask_node(int nid, gfp_t gfp, size_t size, u64 mask)
 	}
 	nr = size_to_pages(size);
 
-	if (!READ_ONCE(mask_pool.force)) {
+	if (!READ_ONCE(mask_pool.force) && !mask_inside_span(end_pfn)) {
 		bool final = end_pfn >= max_low_pfn;
 
 		page = mask_alloc_normal(nid, gfp, size, mask, final);
@@ -895,14 +1043,17 @@ struct page *alloc_pages_mask_node(int nid, gfp_t gfp, size_t size, u64 mask)
 		mask_alloc_warn(gfp, size, mask);
 		return NULL;
 	}
-	for (i = 0; i < nr; i++)
-		post_alloc_hook(page + i, 0, gfp);
-	set_page_refcounted(page);
+	/* Counted before the charge: a run that fails it is freed again. */
 	count_vm_event(MASK_ALLOC);
+	if (!mask_run_prep(page, nr, gfp)) {
+		mask_alloc_warn(gfp, size, mask);
+		return NULL;
+	}
+	set_page_refcounted(page);
 	count_vm_events(MASK_LOW_WASTE, nr * PAGE_SIZE - size);
 	return page;
 }
-EXPORT_SYMBOL_GPL(alloc_pages_mask_node);
+EXPORT_SYMBOL_GPL(alloc_pages_mask_node_noprof);
 
 /**
  * alloc_pages_mask - allocate pages below a physical address limit
@@ -915,11 +1066,11 @@ EXPORT_SYMBOL_GPL(alloc_pages_mask_node);
  * Context: See alloc_pages_mask_node().
  * Return: the first page, or NULL.
  */
-struct page *alloc_pages_mask(gfp_t gfp, size_t size, u64 mask)
+struct page *alloc_pages_mask_noprof(gfp_t gfp, size_t size, u64 mask)
 {
-	return alloc_pages_mask_node(NUMA_NO_NODE, gfp, size, mask);
+	return alloc_pages_mask_node_noprof(NUMA_NO_NODE, gfp, size, mask);
 }
-EXPORT_SYMBOL_GPL(alloc_pages_mask);
+EXPORT_SYMBOL_GPL(alloc_pages_mask_noprof);
 
 /**
  * get_pages_mask - allocate memory below a physical address limit
@@ -930,13 +1081,13 @@ EXPORT_SYMBOL_GPL(alloc_pages_mask);
  * Context: See alloc_pages_mask_node().
  * Return: the kernel virtual address of the memory, or NULL.
  */
-void *get_pages_mask(gfp_t gfp, size_t size, u64 mask)
+void *get_pages_mask_noprof(gfp_t gfp, size_t size, u64 mask)
 {
-	struct page *page = alloc_pages_mask(gfp, size, mask);
+	struct page *page = alloc_pages_mask_noprof(gfp, size, mask);
 
 	return page ? page_address(page) : NULL;
 }
-EXPORT_SYMBOL_GPL(get_pages_mask);
+EXPORT_SYMBOL_GPL(get_pages_mask_noprof);
 
 /* Is [pfn, pfn + nr) exactly one allocated run?  Called with the lock held. */
 static bool mask_run_is_alloc(unsigned long pfn, unsigned long nr)
@@ -980,7 +1131,9 @@ static bool mask_run_is_alloc(unsigned long pfn, unsigned long nr)
  */
 void __free_pages_mask(struct page *page, size_t size)
 {
-	unsigned long nr, flags, i;
+	unsigned long nr, flags;
+	struct alloc_tag *tag;
+	unsigned int order;
 	bool ok;
 
 	if (WARN_ON_ONCE(!page || size < MASK_MIN_SIZE)) {
@@ -1007,14 +1160,27 @@ void __free_pages_mask(struct page *page, size_t size)
 	}
 
 	/*
-	 * Each page goes through mm's free preparation, which hands it back
-	 * to the pool through mask_pool_release().  Last page first, so the
-	 * run keeps its head until the end.
+	 * In the chunks it was prepared in: all but the first now, then the
+	 * first.  The run keeps its head until the end.
 	 */
-	for (i = nr - 1; i > 0; i--)
-		mask_free_prepare(page + i, 0);
-	if (put_page_testzero(page))
-		mask_free_prepare(page, 0);
+	order = mask_chunk_order(nr);
+	mask_run_free_chunks(page, nr, 1UL << order);
+	tag = pgalloc_tag_get(page);
+	if (put_page_testzero(page)) {
+		mask_free_prepare(page, order);
+		return;
+	}
+	/*
+	 * Someone holds a speculative reference to @page: as __free_pages()
+	 * does, the rest of its chunk goes now and @page when that reference
+	 * is dropped.  The chunk's alloc tag stays with @page, for one page;
+	 * the pages freed now carry none.
+	 */
+	pgalloc_tag_sub_pages(tag, (1 << order) - 1);
+	while (order-- > 0) {
+		clear_page_tag_ref(page + (1 << order));
+		mask_free_prepare(page + (1 << order), order);
+	}
 }
 EXPORT_SYMBOL_GPL(__free_pages_mask);
 
@@ -1045,6 +1211,7 @@ bool __mask_pool_page(const struct page *page)
 
 	return pfn_in_span(pfn) && test_bit(pfn_to_idx(pfn), mask_pool.owned);
 }
+EXPORT_SYMBOL_GPL(__mask_pool_page);
 
 /* True if bits [@lo, @end) are all set in @owned and in @used. */
 static bool mask_owned_used(unsigned long lo, unsigned long end)
@@ -1063,6 +1230,55 @@ static bool mask_owned_used(unsigned long lo, unsigned long end)
 	}
 }
 
+/*
+ * May [@pfn, @pfn + @nr) be freed?  Only if it lies inside one allocation:
+ * every page owned and allocated, and no allocation starts inside it after
+ * its first page (a range that runs past the end of its allocation into
+ * the next one, or into free pages, is refused).  A range may start in the
+ * middle of an allocation: __free_pages() with a speculative reference,
+ * split_page() and alloc_pages_exact() free such pieces.  On success the
+ * bitmap indices of the range are in [*@lo, *@hi].  Called with the lock
+ * held.
+ */
+static bool mask_free_range_ok(unsigned long pfn, unsigned long nr,
+			       unsigned long *lo, unsigned long *hi)
+{
+	if (!nr || !pfn_in_span(pfn) || nr - 1 > mask_pool.max_pfn - pfn)
+		return false;
+	*lo = pfn_to_idx(pfn + nr - 1);
+	*hi = pfn_to_idx(pfn);
+	return mask_owned_used(*lo, *hi + 1) &&
+	       find_next_bit(mask_pool.head, *hi, *lo) >= *hi;
+}
+
+/**
+ * mask_pool_free_ok - may these pool pages be freed?
+ * @page: first page of the range, a pool page
+ * @nr_pages: number of pages
+ *
+ * Called at the start of free_pages_prepare() for pool pages, before any
+ * check, poisoning or init_on_free touches them, so that a free that does
+ * not match an allocation (an order larger than the allocation, a range
+ * that starts in one allocation and runs into the next, a double free)
+ * changes nothing, whatever debug options the kernel has.  Such a free is
+ * reported once with a warning and counted as misuse.
+ *
+ * Context: Any context that may free pages.
+ * Return: true if the range lies inside one allocation.
+ */
+bool mask_pool_free_ok(struct page *page, unsigned int nr_pages)
+{
+	unsigned long flags, lo, hi;
+	bool ok;
+
+	spin_lock_irqsave(&mask_pool.lock, flags);
+	ok = mask_free_range_ok(page_to_pfn(page), nr_pages, &lo, &hi);
+	spin_unlock_irqrestore(&mask_pool.lock, flags);
+	if (WARN_ON_ONCE(!ok))
+		mask_misuse();
+	return ok;
+}
+
 /**
  * mask_pool_release - give pool pages back to the pool
  * @page: first page of the range
@@ -1073,39 +1289,38 @@ static bool mask_owned_used(unsigned long lo, unsigned long end)
  * sub-range of an allocation: __free_pages() including its tail rule,
  * split_page() followed by free_page(), free_pages_exact(), folio_put()
  * of a compound allocation, and __free_pages_mask().  If the range was the
- * beginning of an allocated run, the page after it becomes the new head.
- * A page that is not allocated (double free) is reported once with a
+ * beginning of an allocation, the page after it, if still allocated,
+ * becomes its new first page.  A range that mask_pool_free_ok() would
+ * refuse (a double free that raced with another) is reported once with a
  * warning, counted as misuse, and nothing changes.
  *
  * Context: Any context that may free pages.
  */
 void mask_pool_release(struct page *page, unsigned int nr_pages)
 {
-	unsigned long pfn = page_to_pfn(page), flags, lo, hi, after;
-	bool ended, ok = false;
+	unsigned long flags, lo, hi, after;
+	bool ended;
 
 	spin_lock_irqsave(&mask_pool.lock, flags);
-	if (nr_pages && pfn_in_span(pfn) &&
-	    nr_pages - 1 <= mask_pool.max_pfn - pfn) {
-		lo = pfn_to_idx(pfn + nr_pages - 1);
-		hi = pfn_to_idx(pfn);
-		ok = mask_owned_used(lo, hi + 1);
-	}
-	if (!ok) {
+	if (!mask_free_range_ok(page_to_pfn(page), nr_pages, &lo, &hi)) {
 		spin_unlock_irqrestore(&mask_pool.lock, flags);
 		WARN_ON_ONCE(1);
 		mask_misuse();
 		return;
 	}
 
-	/* An allocation is fully back when its head goes and nothing follows. */
+	/*
+	 * An allocation is back when the piece with its first page goes
+	 * and nothing of it follows; pieces freed before that (a middle or
+	 * the end) leave the first page where it is.
+	 */
 	ended = test_bit(hi, mask_pool.head);
 	bitmap_clear(mask_pool.used, lo, nr_pages);
 	mask_sum_clear(lo, nr_pages);
-	bitmap_clear(mask_pool.head, lo, nr_pages);
-	if (lo) {
+	if (ended) {
+		__clear_bit(hi, mask_pool.head);
 		after = lo - 1;
-		if (test_bit(after, mask_pool.owned) &&
+		if (lo && test_bit(after, mask_pool.owned) &&
 		    test_bit(after, mask_pool.used) &&
 		    !test_bit(after, mask_pool.head)) {
 			__set_bit(after, mask_pool.head);
@@ -1154,14 +1369,8 @@ struct page *mask_pool_alloc_compat(gfp_t gfp, unsigned int order)
 	return page;
 }
 
-/* Order of the largest naturally sized chunk that starts a run of @nr pages. */
-static unsigned int mask_chunk_order(unsigned long nr)
-{
-	return min_t(unsigned int, ilog2(nr), MAX_PAGE_ORDER);
-}
-
 /**
- * mask_pool_alloc_bounce - take a run of pool pages for a bounce buffer
+ * mask_pool_alloc_bounce_noprof - take a run of pool pages for a bounce buffer
  * @nr: number of pages
  * @limit: highest physical address any byte of the run may have
  * @align_mask: the first pfn must satisfy (pfn & @align_mask) == @align_pfn;
@@ -1181,13 +1390,12 @@ static unsigned int mask_chunk_order(unsigned long nr)
  * @limit, ERR_PTR(-E2BIG) if @nr pages can never fit below @limit,
  * ERR_PTR(-ENOMEM) if they do not fit now, ERR_PTR(-EINVAL) on misuse.
  */
-struct page *mask_pool_alloc_bounce(unsigned long nr, u64 limit,
-				    unsigned long align_mask,
-				    unsigned long align_pfn,
-				    unsigned long boundary_mask)
+struct page *mask_pool_alloc_bounce_noprof(unsigned long nr, u64 limit,
+					   unsigned long align_mask,
+					   unsigned long align_pfn,
+					   unsigned long boundary_mask)
 {
 	unsigned long end_pfn = mask_end_pfn(limit), flags, pfn, i;
-	unsigned int order;
 	struct page *page;
 
 	/* Both masks are 2^k - 1, as dma_get_min_align_mask() and friends. */
@@ -1206,23 +1414,23 @@ struct page *mask_pool_alloc_bounce(unsigned long nr, u64 limit,
 	if (should_fail_mask_alloc(GFP_ATOMIC, nr, true))
 		return ERR_PTR(-ENOMEM);
 
-	spin_lock_irqsave(&mask_pool.lock, flags);
-	pfn = mask_pool_find(nr, end_pfn, align_mask, align_pfn, boundary_mask);
-	spin_unlock_irqrestore(&mask_pool.lock, flags);
-	if (pfn == MASK_NO_PFN)
-		return ERR_PTR(-ENOMEM);
+	do {
+		spin_lock_irqsave(&mask_pool.lock, flags);
+		pfn = mask_pool_find(nr, end_pfn, align_mask, align_pfn,
+				     boundary_mask);
+		spin_unlock_irqrestore(&mask_pool.lock, flags);
+		if (pfn == MASK_NO_PFN)
+			return ERR_PTR(-ENOMEM);
+	} while (!mask_run_clean(pfn, nr));
 
 	page = pfn_to_page(pfn);
-	for (i = 0; i < nr; i += 1UL << order) {
-		order = mask_chunk_order(nr - i);
-		post_alloc_hook(page + i, order, GFP_ATOMIC);
-	}
+	mask_run_prep(page, nr, GFP_ATOMIC);
 	for (i = 0; i < nr; i++)
 		set_page_refcounted(page + i);
 	count_vm_event(MASK_ALLOC);
 	return page;
 }
-EXPORT_SYMBOL_GPL(mask_pool_alloc_bounce);
+EXPORT_SYMBOL_GPL(mask_pool_alloc_bounce_noprof);
 
 /**
  * mask_pool_free_bounce - give back a run from mask_pool_alloc_bounce()
@@ -1238,7 +1446,6 @@ EXPORT_SYMBOL_GPL(mask_pool_alloc_bounce);
 void mask_pool_free_bounce(struct page *page, unsigned long nr)
 {
 	unsigned long flags, i;
-	unsigned int order;
 	bool ok;
 
 	if (WARN_ON_ONCE(!page || !nr)) {
@@ -1256,11 +1463,7 @@ void mask_pool_free_bounce(struct page *page, unsigned long nr)
 	}
 	for (i = 0; i < nr; i++)
 		set_page_count(page + i, 0);
-	/* free_pages_prepare() ends in mask_pool_release() for each chunk. */
-	for (i = 0; i < nr; i += 1UL << order) {
-		order = mask_chunk_order(nr - i);
-		mask_free_prepare(page + i, order);
-	}
+	mask_run_free_chunks(page, nr, 0);
 }
 EXPORT_SYMBOL_GPL(mask_pool_free_bounce);
 
@@ -1285,6 +1488,7 @@ void mask_pool_get_stats(struct mask_pool_stats *st)
 	spin_lock_irqsave(&mask_pool.lock, flags);
 	st->pool_pages = mask_pool.pool_pages;
 	st->free_pages = mask_pool.free_pages;
+	st->hwpoison_pages = mask_pool.hwpoison;
 	/* The root of the search summary holds the longest free run. */
 	for_each_set_bit(leaf, mask_pool.sum_stale, mask_pool.sum_leaves)
 		mask_sum_tighten(leaf);
@@ -1409,6 +1613,40 @@ VISIBLE_IF_KUNIT bool mask_pool_set_force(bool force)
 	return old;
 }
 EXPORT_SYMBOL_IF_KUNIT(mask_pool_set_force);
+
+/**
+ * mask_pool_unpoison - give back a page kept out for HWPoison, for KUnit
+ * @page: a pool page that an allocation found HWPoison
+ *
+ * Clears the flag and returns the page to the pool, as unpoison_memory()
+ * would for a buddy page.
+ *
+ * Context: Any context.
+ * Return: true if @page was a kept-out HWPoison pool page.
+ */
+VISIBLE_IF_KUNIT bool mask_pool_unpoison(struct page *page)
+{
+	unsigned long pfn = page_to_pfn(page), flags, idx;
+	bool ok;
+
+	spin_lock_irqsave(&mask_pool.lock, flags);
+	idx = pfn_to_idx(pfn);
+	ok = __mask_pool_page(page) && PageHWPoison(page) &&
+	     test_bit(idx, mask_pool.used) && test_bit(idx, mask_pool.head) &&
+	     mask_pool.hwpoison;
+	if (ok) {
+		ClearPageHWPoison(page);
+		__clear_bit(idx, mask_pool.head);
+		__clear_bit(idx, mask_pool.used);
+		mask_sum_clear(idx, 1);
+		mask_pool.hwpoison--;
+		mask_pool.free_pages++;
+		mask_pool.free_seq++;
+	}
+	spin_unlock_irqrestore(&mask_pool.lock, flags);
+	return ok;
+}
+EXPORT_SYMBOL_IF_KUNIT(mask_pool_unpoison);
 #endif
 
 static int __init setup_maskzone(char *s)
@@ -1524,26 +1762,67 @@ static void __init mask_pool_setup_bitmaps(void)
 	mask_pool.nbits = nbits;
 }
 
+/* Free memblock memory in [@from, @to), in bytes. */
+static u64 __init mask_free_bytes(phys_addr_t from, phys_addr_t to)
+{
+	phys_addr_t start, end;
+	u64 sum = 0, i;
+
+	for_each_free_mem_range(i, NUMA_NO_NODE, MEMBLOCK_NONE, &start, &end, NULL) {
+		start = max(start, from);
+		end = min(end, to);
+		if (start < end)
+			sum += end - start;
+	}
+	return sum;
+}
+
+/*
+ * The largest pool maskzone= may ask for: what is free below the pool
+ * limit, less what the rest of the kernel needs to boot and run, a quarter
+ * of all free memory and at least MASK_ZONE_KEEP.
+ */
+#define MASK_ZONE_KEEP	SZ_64M
+
+static u64 __init mask_zone_max(void)
+{
+	u64 all = mask_free_bytes(0, PHYS_ADDR_MAX);
+	u64 keep = max_t(u64, all / 4, MASK_ZONE_KEEP);
+	u64 below = mask_free_bytes(0, MASK_POOL_LIMIT);
+
+	if (all <= keep)
+		return 0;
+	return round_down(min(below, all - keep), PAGE_SIZE);
+}
+
 /**
  * mask_pool_reserve_low - reserve the pool's low memory from memblock
  * @limit: take all free memory below this address (16 MB on x86)
  *
  * Phase A of the boot sequence.  Without maskzone=size, all free memblock
- * memory below @limit goes to the pool.  With maskzone=size, exactly that
- * many bytes are taken, lowest free memory first, continuing above @limit
- * if needed (up to MASK_POOL_LIMIT).
+ * memory below @limit goes to the pool.  With maskzone=size, that many
+ * bytes are taken, lowest free memory first, continuing above @limit if
+ * needed (up to MASK_POOL_LIMIT); a size that would leave the kernel too
+ * little free memory (see mask_zone_max()) is clamped, with one message.
+ * If the pool gets no memory at all, the boot log says why.
  *
  * Context: Early boot, memblock active, before memblock_free_all().
  */
 void __init mask_pool_reserve_low(phys_addr_t limit)
 {
-	u64 low_bytes = PFN_PHYS((u64)max_low_pfn), got;
+	u64 max, got;
 
-	if (mask_zone_size > low_bytes) {
-		pr_warn("maskzone=%llu is larger than low memory (%llu bytes); keeping the default pool\n",
-			(unsigned long long)mask_zone_size,
-			(unsigned long long)low_bytes);
-		mask_zone_size = 0;
+	if (mask_zone_size) {
+		max = mask_zone_max();
+		if (PAGE_ALIGN(mask_zone_size) > max) {
+			pr_warn("maskzone=%lluK would leave too little memory for the kernel (%lluK free, %lluK below %#llx); the pool is clamped to %lluK\n",
+				(unsigned long long)mask_zone_size >> 10,
+				(unsigned long long)mask_free_bytes(0, PHYS_ADDR_MAX) >> 10,
+				(unsigned long long)mask_free_bytes(0, MASK_POOL_LIMIT) >> 10,
+				(unsigned long long)MASK_POOL_LIMIT,
+				(unsigned long long)max >> 10);
+			mask_zone_size = max;
+		}
 	}
 	if (mask_zone_size) {
 		got = mask_pool_grab(0, MASK_POOL_LIMIT,
@@ -1553,7 +1832,11 @@ void __init mask_pool_reserve_low(phys_addr_t limit)
 				(unsigned long long)got,
 				(unsigned long long)mask_zone_size);
 	} else {
-		mask_pool_grab(0, min_t(u64, limit, MASK_POOL_LIMIT), U64_MAX);
+		got = mask_pool_grab(0, min_t(u64, limit, MASK_POOL_LIMIT),
+				     U64_MAX);
+		if (!got)
+			pr_warn("no free memory below %#llx (all of it is reserved): the pool is empty until it grows, and GFP_DMA allocations fail\n",
+				(unsigned long long)min_t(u64, limit, MASK_POOL_LIMIT));
 	}
 	mask_pool_setup_bitmaps();
 }
@@ -1605,7 +1888,7 @@ void __init mask_pool_handover(void)
 	unsigned int n;
 
 	if (!mask_pool.nbits) {
-		pr_info("no pool\n");
+		pr_warn("no pool: GFP_DMA allocations and allocations below masks the zones cannot serve will fail\n");
 		return;
 	}
 	bitmap_zero(mask_pool.owned, mask_pool.nbits);
@@ -1638,9 +1921,12 @@ void __init mask_pool_handover(void)
 	if (bad)
 		pr_warn("%lu bad pages left out of the pool\n", bad);
 	if (!mask_pool.pool_pages) {
-		pr_info("no pool\n");
+		pr_warn("no pool (no usable page): GFP_DMA allocations and allocations below masks the zones cannot serve will fail\n");
 		return;
 	}
+	/* mask_pool_page() reads the span without the lock, once the key is on. */
+	mask_pool_span_base = mask_pool.base_pfn;
+	mask_pool_span_pages = mask_pool.nbits;
 	static_branch_enable(&mask_pool_key);
 
 	mask_pool_get_stats(&st);

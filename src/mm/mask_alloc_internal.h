@@ -14,10 +14,13 @@
  *               ClearPageReserved, clear_page_tag_ref, get_order
  *  - mm/internal.h: post_alloc_hook, set_page_refcounted, prep_new_page
  *               (made non-static for this file), free_pages_prepare
- *  - buddy:     alloc_pages_node, __free_pages, max_low_pfn
- *  - memblock:  for_each_free_mem_range, memblock_reserve, memblock_alloc,
+ *  - buddy:     alloc_pages_node_noprof, __free_pages, max_low_pfn
+ *  - hooks:     kmsan_alloc_page, memcg_kmem_charge_page, PageHWPoison,
+ *               ClearPageHWPoison, alloc_hooks (in <linux/mask_alloc.h>)
+ *  - memblock:  for_each_free_mem_range, PHYS_ADDR_MAX, memblock_reserve, memblock_alloc,
  *               memblock_free, accept_memory
- *  - sync:      spinlock, wait queue, jiffies, static key, atomic_long
+ *  - sync:      spinlock, wait queue (wait_event_killable_timeout), jiffies,
+ *               static key, atomic_long
  *  - vmstat:    count_vm_event(s) with the MASK_* events
  *  - bits:      __ffs, __fls, hweight_long, roundup_pow_of_two, round_up,
  *               BITMAP_LAST_WORD_MASK
@@ -41,9 +44,11 @@
 #include <linux/jiffies.h>
 #include <linux/jump_label.h>
 #include <linux/kernel.h>
+#include <linux/kmsan.h>
 #include <linux/log2.h>
 #include <linux/mask_alloc.h>
 #include <linux/memblock.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/pgalloc_tag.h>
 #include <linux/sched.h>
@@ -115,6 +120,7 @@ extern struct fail_mask_alloc_attr fail_mask_alloc;
 #if IS_ENABLED(CONFIG_KUNIT)
 /* Hooks for mm/tests/mask_alloc_kunit.c only. */
 bool mask_pool_set_force(bool force);
+bool mask_pool_unpoison(struct page *page);
 #endif
 
 #endif /* _MM_MASK_ALLOC_INTERNAL_H */

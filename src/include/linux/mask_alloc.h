@@ -14,8 +14,7 @@
 #include <linux/init.h>
 #include <linux/gfp.h>
 #include <linux/jump_label.h>
-
-struct page;
+#include <linux/mm.h>
 
 /* Sizes below this are almost surely an order passed by mistake. */
 #define MASK_MIN_SIZE	16
@@ -35,6 +34,8 @@ struct page;
  * @free_pages: pages currently free
  * @force: true if "maskzone=force" disabled the normal-zone attempt
  * @timeout_ms: current bound for blocking allocations, in milliseconds
+ * @hwpoison_pages: pool pages found marked HWPoison by an allocation and
+ *	kept out of use for good
  *
  * All fields are zero before the pool has been handed over.
  */
@@ -51,6 +52,7 @@ struct mask_pool_stats {
 	unsigned long free_pages;
 	bool force;
 	unsigned int timeout_ms;
+	unsigned long hwpoison_pages;
 };
 
 #ifdef CONFIG_MASK_ALLOC
@@ -58,23 +60,40 @@ struct mask_pool_stats {
 DECLARE_STATIC_KEY_FALSE(mask_pool_key);
 
 extern unsigned long mask_timeout;
+/* The pfns the pool's bitmaps cover: [mask_pool_span_base, + _pages). */
+extern unsigned long mask_pool_span_base;
+extern unsigned long mask_pool_span_pages;
 
-struct page *alloc_pages_mask_node(int nid, gfp_t gfp, size_t size, u64 mask);
-struct page *alloc_pages_mask(gfp_t gfp, size_t size, u64 mask);
-void *get_pages_mask(gfp_t gfp, size_t size, u64 mask);
+/*
+ * The allocation functions are wrapped in alloc_hooks(), as the page
+ * allocator's are in <linux/gfp.h>, so that memory allocation profiling
+ * charges the pages to the caller.  Allocators that forward a caller's
+ * request (mempools) call the _noprof versions.
+ */
+struct page *alloc_pages_mask_node_noprof(int nid, gfp_t gfp, size_t size,
+					  u64 mask);
+#define alloc_pages_mask_node(...) \
+	alloc_hooks(alloc_pages_mask_node_noprof(__VA_ARGS__))
+struct page *alloc_pages_mask_noprof(gfp_t gfp, size_t size, u64 mask);
+#define alloc_pages_mask(...)	alloc_hooks(alloc_pages_mask_noprof(__VA_ARGS__))
+void *get_pages_mask_noprof(gfp_t gfp, size_t size, u64 mask);
+#define get_pages_mask(...)	alloc_hooks(get_pages_mask_noprof(__VA_ARGS__))
 void __free_pages_mask(struct page *page, size_t size);
 void free_pages_mask(void *addr, size_t size);
 
 /* Hooks for the core page allocator. */
 bool __mask_pool_page(const struct page *page);
+bool mask_pool_free_ok(struct page *page, unsigned int nr_pages);
 void mask_pool_release(struct page *page, unsigned int nr_pages);
 struct page *mask_pool_alloc_compat(gfp_t gfp, unsigned int order);
 
 /* Bounce buffers for swiotlb (kernel/dma/dmatlb.c): pool only, no waiting. */
-struct page *mask_pool_alloc_bounce(unsigned long nr, u64 limit,
-				    unsigned long align_mask,
-				    unsigned long align_pfn,
-				    unsigned long boundary_mask);
+struct page *mask_pool_alloc_bounce_noprof(unsigned long nr, u64 limit,
+					   unsigned long align_mask,
+					   unsigned long align_pfn,
+					   unsigned long boundary_mask);
+#define mask_pool_alloc_bounce(...) \
+	alloc_hooks(mask_pool_alloc_bounce_noprof(__VA_ARGS__))
 void mask_pool_free_bounce(struct page *page, unsigned long nr);
 
 /* Boot: reserve (memblock active), then hand over after memblock_free_all(). */
@@ -89,6 +108,7 @@ int mask_zone_parse(const char *s, u64 *size, bool *force);
 /**
  * mask_pool_enabled - has the pool been handed over and is it in use?
  *
+ * Context: Any context.
  * Return: true once mask_pool_handover() has put at least one page in the pool.
  */
 static inline bool mask_pool_enabled(void)
@@ -100,21 +120,23 @@ static inline bool mask_pool_enabled(void)
  * mask_pool_page - is @page owned by the mask pool?
  * @page: any page
  *
- * Cheap when the pool is not in use: a static key guards the range and
- * ownership test.  Holes in the pool (kernel text, firmware) are not pool
- * pages.
+ * Every page free runs this: a static key, then one inline range check of
+ * the pfn against the pool's span, and only for pages inside the span the
+ * out-of-line ownership test.  Holes in the pool (kernel text, firmware)
+ * are not pool pages.
  *
  * Context: Any context.
  * Return: true if @page belongs to the pool and must be returned to it.
  */
 static inline bool mask_pool_page(const struct page *page)
 {
-	return mask_pool_enabled() && __mask_pool_page(page);
+	return mask_pool_enabled() &&
+	       page_to_pfn(page) - mask_pool_span_base < mask_pool_span_pages &&
+	       __mask_pool_page(page);
 }
 
 #else /* !CONFIG_MASK_ALLOC */
 
-#include <linux/mm.h>
 #include <linux/dma-mapping.h>
 
 /*
@@ -130,8 +152,8 @@ static inline gfp_t mask_alloc_zone_gfp(u64 mask)
 	return 0;
 }
 
-static inline struct page *alloc_pages_mask_node(int nid, gfp_t gfp,
-						 size_t size, u64 mask)
+static inline struct page *alloc_pages_mask_node_noprof(int nid, gfp_t gfp,
+							size_t size, u64 mask)
 {
 	unsigned int order;
 	struct page *page;
@@ -139,7 +161,7 @@ static inline struct page *alloc_pages_mask_node(int nid, gfp_t gfp,
 	if (WARN_ON_ONCE(size < MASK_MIN_SIZE))
 		return NULL;
 	order = get_order(size);
-	page = alloc_pages_node(nid, gfp | mask_alloc_zone_gfp(mask), order);
+	page = alloc_pages_node_noprof(nid, gfp | mask_alloc_zone_gfp(mask), order);
 	if (page && page_to_phys(page) + size - 1 > mask) {
 		__free_pages(page, order);
 		page = NULL;
@@ -147,14 +169,15 @@ static inline struct page *alloc_pages_mask_node(int nid, gfp_t gfp,
 	return page;
 }
 
-static inline struct page *alloc_pages_mask(gfp_t gfp, size_t size, u64 mask)
+static inline struct page *alloc_pages_mask_noprof(gfp_t gfp, size_t size,
+						   u64 mask)
 {
-	return alloc_pages_mask_node(NUMA_NO_NODE, gfp, size, mask);
+	return alloc_pages_mask_node_noprof(NUMA_NO_NODE, gfp, size, mask);
 }
 
-static inline void *get_pages_mask(gfp_t gfp, size_t size, u64 mask)
+static inline void *get_pages_mask_noprof(gfp_t gfp, size_t size, u64 mask)
 {
-	struct page *page = alloc_pages_mask(gfp, size, mask);
+	struct page *page = alloc_pages_mask_noprof(gfp, size, mask);
 
 	return page ? page_address(page) : NULL;
 }
@@ -179,6 +202,11 @@ static inline bool mask_pool_enabled(void)
 static inline bool mask_pool_page(const struct page *page)
 {
 	return false;
+}
+
+static inline bool mask_pool_free_ok(struct page *page, unsigned int nr_pages)
+{
+	return true;
 }
 
 static inline void mask_pool_release(struct page *page, unsigned int nr_pages)
@@ -211,6 +239,11 @@ static inline u64 mask_pool_min_mask(void)
 {
 	return 0;
 }
+
+#define alloc_pages_mask_node(...) \
+	alloc_hooks(alloc_pages_mask_node_noprof(__VA_ARGS__))
+#define alloc_pages_mask(...)	alloc_hooks(alloc_pages_mask_noprof(__VA_ARGS__))
+#define get_pages_mask(...)	alloc_hooks(get_pages_mask_noprof(__VA_ARGS__))
 
 #endif /* CONFIG_MASK_ALLOC */
 
