@@ -7,6 +7,10 @@
  * small fakes in harness.c that track page state so that double frees, bad
  * refcounts and memblock use after memblock_free_all() are caught.
  *
+ * Without HARNESS_PRODUCTION these fakes check page state as a kernel with
+ * CONFIG_DEBUG_VM or check_pages_enabled does (bad_page(), VM_BUG_ON);
+ * with it they do only what a kernel without those does (harness.c).
+ *
  * Everything is single threaded, unless HARNESS_THREADS is defined (the
  * ThreadSanitizer build, tstress.c): then the spinlock is a real mutex,
  * atomics and READ_ONCE()/WRITE_ONCE() are real atomic accesses, the wait
@@ -399,7 +403,8 @@ static inline unsigned int hweight_long(unsigned long w)
 /* ---- struct page and the arena (harness.c) ---- */
 #define PG_reserved	0x1UL
 #define PG_head		0x2UL
-#define PG_tail		0x4UL
+#define PG_tail		0x4UL	/* the kernel keeps it in compound_head */
+#define PG_hwpoison	0x8UL	/* memory_failure() marked the page */
 
 enum harness_page_state {
 	HPS_RESERVED,	/* memblock reserved, refcount 1 */
@@ -463,6 +468,21 @@ static inline void clear_page_tag_ref(struct page *page)
 {
 	page->tag = 0;
 }
+
+static inline bool PageHWPoison(const struct page *page)
+{
+	return page->flags & PG_hwpoison;
+}
+
+static inline void SetPageHWPoison(struct page *page)
+{
+	page->flags |= PG_hwpoison;
+}
+
+/* Memory allocation profiling (alloc_hooks() in <linux/alloc_tag.h>) is off. */
+#ifndef alloc_hooks
+#define alloc_hooks(_do_alloc)	(_do_alloc)
+#endif
 
 bool put_page_testzero(struct page *page);
 void get_page(struct page *page);

@@ -1779,6 +1779,8 @@ int main(int argc, char **argv)
 			passed++;
 		}
 	}
-	printf("mask_alloc-harness: %u passed, %u failed\n", passed, nfailed);
+	printf("%s: %u passed, %u failed\n",
+	       harness_production ? "mask_alloc_test_prod" : "mask_alloc_test",
+	       passed, nfailed);
 	return nfailed || !passed;
 }
