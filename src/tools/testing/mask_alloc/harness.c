@@ -124,13 +124,15 @@ void harness_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* A production kernel has no caller of bad_page() on the free path here. */
-static __attribute__((unused)) void bad_page(struct page *page, const char *why)
+/* Only the debug kernel's free_pages_prepare() calls bad_page(). */
+#ifndef HARNESS_PRODUCTION
+static void bad_page(struct page *page, const char *why)
 {
 	HARNESS_COUNT(harness_bad_pages, 1);
 	if (harness_verbose)
 		fprintf(stderr, "  bad page pfn %lu: %s\n", page_to_pfn(page), why);
 }
+#endif
 
 /* ---------------- arena ---------------- */
 
@@ -413,8 +415,7 @@ void prep_new_page(struct page *page, unsigned int order, gfp_t gfp,
  * patch 0005 ("mm: route GFP_DMA allocations and pool frees through the
  * mask pool") calls it in free_pages_prepare(); keep the two in step.
  */
-extern bool mask_pool_free_ok(struct page *page, unsigned int nr_pages)
-	__attribute__((weak));
+extern bool mask_pool_free_ok(struct page *page, unsigned int nr_pages) __weak;
 
 static bool pool_free_ok(struct page *page, unsigned long n)
 {

@@ -62,6 +62,7 @@ typedef u64 phys_addr_t;
 #define __initdata
 #define __read_mostly
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
+#define __weak		__attribute__((weak))
 #ifdef HARNESS_THREADS
 #define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)

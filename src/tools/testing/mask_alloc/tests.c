@@ -1714,9 +1714,10 @@ static void check_refused(const char *what, int line, unsigned long misuse0,
 	else
 		ok = m == n || (!m && b);
 	if (!ok) {
-		fprintf(stderr, "  FAIL %s:%d: %s: want %lu refusal(s) by the allocator%s; misuse +%lu, bad pages +%lu, warnings %lu\n",
+		fprintf(stderr, "  FAIL %s:%d: %s: want %lu refusal(s) by the allocator%s;",
 			__FILE__, line, what, n,
-			harness_production ? " (counted and warned)" : " or by mm's debug checks",
+			harness_production ? " (counted and warned)" : " or by mm's debug checks");
+		fprintf(stderr, " misuse +%lu, bad pages +%lu, warnings %lu\n",
 			m, b, harness_warnings);
 		failed = 1;
 	}
@@ -2194,7 +2195,7 @@ static void free_in_pieces(struct page *a, const int *order, int n, const char *
 		__free_pages(a + order[i], 0);
 		d = vm(MASK_FREE) - base;
 		if (!reported && (d > 1 || (i == n - 1 && d != 1))) {
-			fprintf(stderr, "  FAIL %s: MASK_FREE +%lu after %d of %d frees, want %s1\n",
+			fprintf(stderr, "  FAIL %s: MASK_FREE +%lu after %d/%d frees, want %s1\n",
 				what, d, i + 1, n, i == n - 1 ? "" : "at most ");
 			failed = 1;
 			reported = true;
