@@ -441,13 +441,19 @@ static void poison_freed(struct page *page)
 #ifdef HARNESS_PRODUCTION
 /*
  * free_pages_prepare() of 6.12 (mm/page_alloc.c) with the series applied,
- * in a kernel without CONFIG_DEBUG_VM and with check_pages_enabled off
- * (no init_on_alloc, init_on_free, page poisoning or debug_pagealloc on
- * the command line or by default): VM_BUG_ON_PAGE() is compiled out and
- * free_page_is_bad() is never called, so nothing about the page's state
- * is checked.  Step by step:
+ * in a kernel without CONFIG_DEBUG_VM and with check_pages_enabled off:
+ * VM_BUG_ON_PAGE() is compiled out and free_page_is_bad() is never
+ * called, so nothing about the page's state is checked.
+ * mem_debugging_and_hardening_init() turns check_pages_enabled on with
+ * init_on_alloc, init_on_free, page poisoning or debug_pagealloc; Debian's
+ * CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y does, so this is Debian booted with
+ * init_on_alloc=0, or a kernel built without that default.  The 0x6b
+ * init_on_free fill stays all the same: it shows a page freed by mistake.
+ * Step by step:
  *
  *   VM_BUG_ON_PAGE(PageTail(page))            compiled out
+ *   mask_pool_page(page)                      mask_pool_free_ok(), if
+ *                                             mm/mask_alloc.c has it
  *   PageHWPoison(page) && !order              return false, page kept out
  *   VM_BUG_ON_PAGE(compound && order differs) compiled out
  *   order > 0: each page + i                  free_tail_page_prepare() if
