@@ -124,12 +124,15 @@ void harness_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* Only the debug kernel's free_pages_prepare() calls bad_page(). */
+#ifndef HARNESS_PRODUCTION
 static void bad_page(struct page *page, const char *why)
 {
 	HARNESS_COUNT(harness_bad_pages, 1);
 	if (harness_verbose)
 		fprintf(stderr, "  bad page pfn %lu: %s\n", page_to_pfn(page), why);
 }
+#endif
 
 /* ---------------- arena ---------------- */
 
@@ -316,30 +319,49 @@ int kstrtoull(const char *s, unsigned int base, u64 *res)
 
 /* ---------------- page state hooks ---------------- */
 
+#ifdef HARNESS_PRODUCTION
+const bool harness_production = true;
+#else
+const bool harness_production;
+#endif
+
+/*
+ * put_page_testzero(): VM_BUG_ON_PAGE(page_ref_count(page) == 0) and then
+ * page_ref_dec_and_test().  Without CONFIG_DEBUG_VM (and without
+ * CONFIG_DEBUG_PAGE_REF) a refcount of 0 just goes to -1.
+ */
 bool put_page_testzero(struct page *page)
 {
+#ifndef HARNESS_PRODUCTION
 	if (page->_refcount <= 0) {
 		harness_error("%s() on pfn %lu with refcount %d", __func__,
 			      page_to_pfn(page), page->_refcount);
 		return false;
 	}
+#endif
 	return --page->_refcount == 0;
 }
 
+/* folio_get(): the overflow check is a VM_BUG_ON_FOLIO. */
 void get_page(struct page *page)
 {
+#ifndef HARNESS_PRODUCTION
 	if (page->_refcount <= 0)
 		harness_error("%s() on a free page", __func__);
+#endif
 	page->_refcount++;
 }
 
+/* set_page_refcounted(): both checks are VM_BUG_ON_PAGE. */
 void set_page_refcounted(struct page *page)
 {
+#ifndef HARNESS_PRODUCTION
 	if (page->flags & PG_tail)
 		harness_error("%s() on a tail page", __func__);
 	if (page->_refcount)
 		harness_error("%s() on pfn %lu with refcount %d", __func__,
 			      page_to_pfn(page), page->_refcount);
+#endif
 	page->_refcount = 1;
 }
 
@@ -352,7 +374,14 @@ void post_alloc_hook(struct page *page, unsigned int order, gfp_t gfp)
 	for (i = 0; i < n; i++) {
 		struct page *p = page + i;
 
-		if (p->state != HPS_FREE || p->_refcount || p->in_buddy ||
+		/*
+		 * Not a kernel check: the allocator must hand out only pages
+		 * it holds free.  In production a refcount of 0 may have been
+		 * taken below 0 by a double put (set_page_refcounted() then
+		 * sets it to 1, as in the kernel), so only the state counts.
+		 */
+		if (p->state != HPS_FREE || p->in_buddy ||
+		    (!harness_production && p->_refcount) ||
 		    (p->flags & PG_reserved))
 			harness_error("%s() on busy pfn %lu (state %d ref %d)", __func__,
 				      page_to_pfn(p), p->state, p->_refcount);
@@ -380,6 +409,110 @@ void prep_new_page(struct page *page, unsigned int order, gfp_t gfp,
 	}
 }
 
+/*
+ * The allocator's own check of a pool range before anything touches it,
+ * if mm/mask_alloc.c has one (weak: NULL when it does not).  Called where
+ * patch 0005 ("mm: route GFP_DMA allocations and pool frees through the
+ * mask pool") calls it in free_pages_prepare(); keep the two in step.
+ */
+extern bool mask_pool_free_ok(struct page *page, unsigned int nr_pages) __weak;
+
+static bool pool_free_ok(struct page *page, unsigned long n)
+{
+	if (!mask_pool_free_ok || !mask_pool_page(page))
+		return true;
+	return mask_pool_free_ok(page, n);
+}
+
+/* init_on_free, which the kernel does in kernel_init_pages(). */
+static void poison_freed(struct page *page)
+{
+#if !defined(HARNESS_BENCH) && !defined(HARNESS_NO_POISON)
+	/* the benchmark's arena is not backed */
+	memset(page_address(page), 0x6b, PAGE_SIZE);
+#else
+	(void)page;
+#endif
+}
+
+/* The PAGE_FLAGS_CHECK_AT_PREP bits of the harness's flags. */
+#define HARNESS_FLAGS_AT_PREP	(PG_reserved | PG_head)
+
+#ifdef HARNESS_PRODUCTION
+/*
+ * free_pages_prepare() of 6.12 (mm/page_alloc.c) with the series applied,
+ * in a kernel without CONFIG_DEBUG_VM and with check_pages_enabled off:
+ * VM_BUG_ON_PAGE() is compiled out and free_page_is_bad() is never
+ * called, so nothing about the page's state is checked.
+ * mem_debugging_and_hardening_init() turns check_pages_enabled on with
+ * init_on_alloc, init_on_free, page poisoning or debug_pagealloc; Debian's
+ * CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y does, so this is Debian booted with
+ * init_on_alloc=0, or a kernel built without that default.  The 0x6b
+ * init_on_free fill stays all the same: it shows a page freed by mistake.
+ * Step by step:
+ *
+ *   VM_BUG_ON_PAGE(PageTail(page))            compiled out
+ *   mask_pool_page(page)                      mask_pool_free_ok(), if
+ *                                             mm/mask_alloc.c has it
+ *   PageHWPoison(page) && !order              return false, page kept out
+ *   VM_BUG_ON_PAGE(compound && order differs) compiled out
+ *   order > 0: each page + i                  free_tail_page_prepare() if
+ *                                             compound (clears the tail
+ *                                             link, checks nothing), then
+ *                                             flags &= ~CHECK_AT_PREP
+ *   page                                      flags &= ~CHECK_AT_PREP,
+ *                                             private = 0
+ *   kernel_init_pages()                       init_on_free: here 0x6b
+ *   mask_pool_page(page)                      mask_pool_release(), false
+ */
+bool free_pages_prepare(struct page *page, unsigned int order)
+{
+	unsigned long i, n = 1UL << order;
+	bool compound = page->flags & (PG_head | PG_tail);	/* PageCompound() */
+
+	if (harness_locks_held)
+		harness_error("%s() with a spinlock held", __func__);
+	if (!pool_free_ok(page, n))
+		return false;
+	if (PageHWPoison(page) && !order) {
+		/* "Do not let hwpoison pages hit pcplists/buddy" */
+		clear_page_tag_ref(page);
+		return false;
+	}
+	if (compound && order)
+		page->compound_order = 0;	/* page[1].flags &= ~PAGE_FLAGS_SECOND */
+	for (i = 1; i < n; i++) {
+		struct page *p = page + i;
+
+		if (compound)
+			p->flags &= ~PG_tail;	/* free_tail_page_prepare() */
+		p->flags &= ~HARNESS_FLAGS_AT_PREP;
+	}
+	page->flags &= ~HARNESS_FLAGS_AT_PREP;
+	page->private = 0;
+	for (i = 0; i < n; i++) {
+		struct page *p = page + i;
+
+		/* The harness's own bookkeeping, no kernel state. */
+		p->state = HPS_FREE;
+		p->tag = 0;
+		poison_freed(p);
+	}
+	if (mask_pool_page(page)) {
+		mask_pool_release(page, n);
+		return false;
+	}
+	return true;
+}
+#else
+/*
+ * free_pages_prepare() as a kernel with CONFIG_DEBUG_VM or
+ * check_pages_enabled runs it: a tail page or a wrong compound order is
+ * a VM_BUG_ON, and any page in a bad state (free_page_is_bad(): refcount,
+ * mapcount, PG_reserved) is reported with bad_page() and not freed.  The
+ * harness also refuses pages it knows are free already (a double free,
+ * which a real kernel only sees for buddy pages) and leaked alloc tags.
+ */
 bool free_pages_prepare(struct page *page, unsigned int order)
 {
 	unsigned long i, n = 1UL << order;
@@ -390,6 +523,12 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 		harness_error("%s() with a spinlock held", __func__);
 	if (page->flags & PG_tail) {
 		bad_page(page, "tail page freed");
+		return false;
+	}
+	if (!pool_free_ok(page, n))
+		return false;
+	if (PageHWPoison(page) && !order) {
+		clear_page_tag_ref(page);
 		return false;
 	}
 	if (compound && page->compound_order != order) {
@@ -423,10 +562,7 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 		p->state = HPS_FREE;
 		p->tag = 0;
 		p->private = 0;
-#if !defined(HARNESS_BENCH) && !defined(HARNESS_NO_POISON)
-		/* init_on_free; the benchmark's arena is not backed */
-		memset(page_address(p), 0x6b, PAGE_SIZE);
-#endif
+		poison_freed(p);
 	}
 	if (mask_pool_page(page)) {
 		mask_pool_release(page, n);
@@ -434,6 +570,7 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 	}
 	return true;
 }
+#endif
 
 /* ---------------- buddy ---------------- */
 
@@ -509,10 +646,16 @@ void __free_pages(struct page *page, unsigned int order)
 /* put_page() -> folio_put() -> free_unref_page(page, folio_order). */
 void put_page(struct page *page)
 {
+#ifdef HARNESS_PRODUCTION
+	/* page_folio(): the folio of a tail page is its head */
+	while ((page->flags & PG_tail) && page > harness_pages)
+		page--;
+#else
 	if (page->flags & PG_tail) {
 		harness_error("%s() on a tail page", __func__);
 		return;
 	}
+#endif
 	if (put_page_testzero(page))
 		free_unref_page(page, (page->flags & PG_head) ? page->compound_order : 0);
 }
@@ -521,8 +664,11 @@ void split_page(struct page *page, unsigned int order)
 {
 	unsigned long i;
 
+#ifndef HARNESS_PRODUCTION
+	/* VM_BUG_ON_PAGE(PageCompound(page)) */
 	if (page->flags & PG_head)
 		harness_error("%s() of a compound page", __func__);
+#endif
 	for (i = 1; i < (1UL << order); i++) {
 		set_page_refcounted(page + i);
 		page[i].tag = 1;	/* pgalloc_tag_split() */

@@ -50,6 +50,12 @@ extern unsigned long harness_wait_limit;
 /* Fault injection: calls of should_fail_ex(), failed or not. */
 extern unsigned long harness_should_fail_calls;
 
+/*
+ * true in the HARNESS_PRODUCTION build: the page fakes do what a kernel
+ * without CONFIG_DEBUG_VM and without check_pages_enabled does.
+ */
+extern const bool harness_production;
+
 /* Diagnostics. */
 extern unsigned long harness_warnings;
 extern unsigned long harness_errors;

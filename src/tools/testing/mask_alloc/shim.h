@@ -7,6 +7,10 @@
  * small fakes in harness.c that track page state so that double frees, bad
  * refcounts and memblock use after memblock_free_all() are caught.
  *
+ * Without HARNESS_PRODUCTION these fakes check page state as a kernel with
+ * CONFIG_DEBUG_VM or check_pages_enabled does (bad_page(), VM_BUG_ON);
+ * with it they do only what a kernel without those does (harness.c).
+ *
  * Everything is single threaded, unless HARNESS_THREADS is defined (the
  * ThreadSanitizer build, tstress.c): then the spinlock is a real mutex,
  * atomics and READ_ONCE()/WRITE_ONCE() are real atomic accesses, the wait
@@ -35,6 +39,7 @@
 #define CONFIG_DEBUG_FS 1
 #define CONFIG_FAIL_MASK_ALLOC 1	/* without FAULT_INJECTION_DEBUG_FS */
 #define CONFIG_64BIT 1
+#define CONFIG_MEMORY_FAILURE 1		/* as in Debian's kernel */
 
 /* IS_ENABLED() as in include/linux/kconfig.h (no modules here). */
 #define __ARG_PLACEHOLDER_1 0,
@@ -58,6 +63,9 @@ typedef u64 phys_addr_t;
 #define __initdata
 #define __read_mostly
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
+#define __weak		__attribute__((weak))
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
 #ifdef HARNESS_THREADS
 #define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
@@ -82,12 +90,14 @@ typedef u64 phys_addr_t;
 #define SZ_64K		0x00010000ULL
 #define SZ_1M		0x00100000ULL
 #define SZ_16M		0x01000000ULL
+#define SZ_64M		0x04000000ULL
 #define SZ_2G		0x80000000ULL
 #define SZ_4G		0x100000000ULL
 #define PAGE_SHIFT	12
 #define PAGE_SIZE	(1UL << PAGE_SHIFT)
 #define PAGE_MASK	(~(PAGE_SIZE - 1))
 #define PAGE_ALIGN(x)	(((x) + PAGE_SIZE - 1) & ~((typeof(x))PAGE_SIZE - 1))
+#define PHYS_ADDR_MAX	(~(phys_addr_t)0)
 #define PFN_PHYS(x)	((phys_addr_t)(x) << PAGE_SHIFT)
 #define PFN_DOWN(x)	((unsigned long)((x) >> PAGE_SHIFT))
 #define PFN_UP(x)	((unsigned long)(((x) + PAGE_SIZE - 1) >> PAGE_SHIFT))
@@ -137,6 +147,8 @@ static inline bool IS_ERR(const void *ptr)
 #define __GFP_NOFAIL		0x8000u
 #define __GFP_NORETRY		0x10000u
 #define __GFP_COMP		0x40000u
+#define __GFP_ACCOUNT		0x400000u
+#define __GFP_RECLAIM		(__GFP_DIRECT_RECLAIM | __GFP_KSWAPD_RECLAIM)
 #define GFP_ATOMIC	(__GFP_HIGH | __GFP_KSWAPD_RECLAIM)
 #define GFP_NOWAIT	(__GFP_KSWAPD_RECLAIM)
 #define GFP_KERNEL	(__GFP_DIRECT_RECLAIM | __GFP_KSWAPD_RECLAIM | __GFP_IO | __GFP_FS)
@@ -329,6 +341,10 @@ void harness_wake_up(wait_queue_head_t *wq);
 })
 #endif
 
+/* No task gets a fatal signal in the harness. */
+#define wait_event_killable_timeout(wq, condition, timeout)		\
+	wait_event_timeout(wq, condition, timeout)
+
 /* ---- static keys ---- */
 struct static_key_false { bool enabled; };
 #define DEFINE_STATIC_KEY_FALSE(name)	struct static_key_false name = { false }
@@ -395,11 +411,13 @@ static inline unsigned int hweight_long(unsigned long w)
 
 #define max3(a, b, c)	max(max(a, b), c)
 #define round_up(x, y)	((((x) - 1) | ((typeof(x))(y) - 1)) + 1)
+#define round_down(x, y) ((x) & ~((typeof(x))(y) - 1))
 
 /* ---- struct page and the arena (harness.c) ---- */
 #define PG_reserved	0x1UL
 #define PG_head		0x2UL
-#define PG_tail		0x4UL
+#define PG_tail		0x4UL	/* the kernel keeps it in compound_head */
+#define PG_hwpoison	0x8UL	/* memory_failure() marked the page */
 
 enum harness_page_state {
 	HPS_RESERVED,	/* memblock reserved, refcount 1 */
@@ -464,6 +482,36 @@ static inline void clear_page_tag_ref(struct page *page)
 	page->tag = 0;
 }
 
+static inline bool PageHWPoison(const struct page *page)
+{
+	return page->flags & PG_hwpoison;
+}
+
+static inline void SetPageHWPoison(struct page *page)
+{
+	page->flags |= PG_hwpoison;
+}
+
+static inline void ClearPageHWPoison(struct page *page)
+{
+	page->flags &= ~PG_hwpoison;
+}
+
+/* No KMSAN and no memcg in the harness: nothing to do, every charge succeeds. */
+static inline void kmsan_alloc_page(struct page *page, unsigned int order, gfp_t gfp)
+{
+}
+
+static inline int memcg_kmem_charge_page(struct page *page, gfp_t gfp, int order)
+{
+	return 0;
+}
+
+/* Memory allocation profiling (alloc_hooks() in <linux/alloc_tag.h>) is off. */
+#ifndef alloc_hooks
+#define alloc_hooks(_do_alloc)	(_do_alloc)
+#endif
+
 bool put_page_testzero(struct page *page);
 void get_page(struct page *page);
 void put_page(struct page *page);
@@ -473,6 +521,7 @@ void prep_new_page(struct page *page, unsigned int order, gfp_t gfp,
 		   unsigned int alloc_flags);
 bool free_pages_prepare(struct page *page, unsigned int order);
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order);
+#define alloc_pages_node_noprof	alloc_pages_node
 void __free_pages(struct page *page, unsigned int order);
 void split_page(struct page *page, unsigned int order);
 void __free_pages_ok(struct page *page, unsigned int order);

@@ -21,6 +21,7 @@
 static int failed;
 static unsigned long expected_warnings;
 static unsigned long expected_bad_pages;
+static unsigned long expected_errors;	/* harness errors a case provokes */
 static bool any_warnings;	/* the stress cases provoke misuse at random */
 static unsigned long long stress_seed;
 static unsigned long stress_iters = 5000;
@@ -915,10 +916,10 @@ static void t_subrange_api_split(void)
 	__free_pages(a, 0);
 	CHECK_EQ(map_char(4092), 'H');
 	__free_pages(a + 1, 0);
-	CHECK_EQ(vm(MASK_FREE), 1);
+	CHECK(vm(MASK_FREE) <= 1);	/* a+3 and a+4 are still out */
 	__free_pages(a + 4, 0);
 	__free_pages(a + 3, 0);
-	CHECK_EQ(vm(MASK_FREE), 2);
+	CHECK_EQ(vm(MASK_FREE), 1);	/* one allocation, given back once */
 	CHECK_EQ(stats().free_bytes, M(16));
 }
 
@@ -1652,6 +1653,682 @@ static void t_fail_boot_param_bad(void)
 	CHECK_EQ(stats().injected, 0);
 }
 
+/*
+ * ---- frees a production kernel does not check ----
+ *
+ * mask_alloc_test_prod runs these with the page fakes of a kernel without
+ * CONFIG_DEBUG_VM and with check_pages_enabled off: free_pages_prepare()
+ * looks at nothing and put_page_testzero() takes 0 to -1, so only the
+ * allocator can refuse a bad free.  mask_alloc_test runs them too, where
+ * mm's debug checks (bad_page()) may refuse first; either is fine there.
+ * Every page that must survive carries a pattern: init_on_free poisoning
+ * (0x6b) of a page that was not freed shows in it.
+ */
+
+static unsigned long refusals;	/* misuse the case made on purpose */
+static unsigned long allocator_refusals;	/* ... that the allocator counted */
+
+static unsigned char pattern(unsigned long p)
+{
+	return 0xa0 ^ (p & 0x1f);	/* never 0x6b, never 0 */
+}
+
+static void fill(struct page *page, unsigned long nr)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr; i++)
+		memset(page_address(page + i), pattern(pfn(page + i)), PAGE_SIZE);
+}
+
+/* Pages of [page, page + nr) that lost their pattern or their allocation. */
+static unsigned long damaged(struct page *page, unsigned long nr)
+{
+	unsigned long i, j, bad = 0;
+
+	for (i = 0; i < nr; i++) {
+		const unsigned char *d = page_address(page + i);
+		unsigned char want = pattern(pfn(page + i));
+
+		for (j = 0; j < PAGE_SIZE && d[j] == want; j++)
+			;
+		if (j < PAGE_SIZE || page[i].state != HPS_ALLOCATED) {
+			fprintf(stderr, "  pfn %lu: %s (byte %lu is %#x, want %#x)\n",
+				pfn(page + i),
+				page[i].state == HPS_ALLOCATED ? "overwritten" : "freed",
+				j, j < PAGE_SIZE ? d[j] : 0, want);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+static void check_refused(const char *what, int line, unsigned long misuse0,
+			  unsigned long bad0, unsigned long n)
+{
+	unsigned long m = stats().misuse - misuse0, b = harness_bad_pages - bad0;
+	bool ok;
+
+	if (harness_production)
+		ok = m == n && !b && harness_warnings;
+	else
+		ok = m == n || (!m && b);
+	if (!ok) {
+		fprintf(stderr, "  FAIL %s:%d: %s: want %lu refusal(s) by the allocator%s;",
+			__FILE__, line, what, n,
+			harness_production ? " (counted and warned)" : " or by mm's debug checks");
+		fprintf(stderr, " misuse +%lu, bad pages +%lu, warnings %lu\n",
+			m, b, harness_warnings);
+		failed = 1;
+	}
+	refusals += n;
+	allocator_refusals += m;
+}
+
+/*
+ * After a failed check: stop the case, without the reports that the
+ * damage done so far would add (pages freed twice, warnings, bad pages).
+ */
+static bool bail(void)
+{
+	if (!failed)
+		return false;
+	expected_warnings = harness_warnings;
+	expected_bad_pages = harness_bad_pages;
+	expected_errors = harness_errors;
+	return true;
+}
+
+/* @stmt is a bad free that @n refusals must stop. */
+#define REFUSED(n, stmt) do {						\
+	unsigned long __m = stats().misuse, __b = harness_bad_pages;	\
+	stmt;								\
+	check_refused(#stmt, __LINE__, __m, __b, (n));			\
+} while (0)
+
+/*
+ * End of a case that made misuse: nothing else counted as misuse, and at
+ * most one warning per refusal (WARN_ON_ONCE: one per call site).
+ */
+static void refusals_done(void)
+{
+	CHECK_EQ(stats().misuse, allocator_refusals);
+	CHECK(!refusals || harness_warnings || (!harness_production && harness_bad_pages));
+	CHECK(harness_warnings <= refusals);
+	expected_warnings = harness_warnings;
+	if (!harness_production)
+		expected_bad_pages = harness_bad_pages;
+}
+
+/* (a) __free_pages() with an order past the end, into the next allocation. */
+static void t_prod_free_order_into_neighbour(void)
+{
+	struct page *n, *a;
+
+	boot_force();
+	n = alloc_pages_mask(GFP_KERNEL, PG(2), M(16) - 1);
+	a = alloc_pages_mask(GFP_KERNEL, PG(2), M(16) - 1);
+	CHECK_EQ(pfn(n), 4094);
+	CHECK_EQ(pfn(a), 4092);		/* right below: order 2 from a covers n */
+	if (pfn(n) != 4094 || pfn(a) != 4092)
+		return;
+	fill(n, 2);
+	fill(a, 2);
+	REFUSED(1, __free_pages(a, 2));
+	CHECK_EQ(damaged(n, 2), 0);
+	CHECK_EQ(n->_refcount, 1);
+	CHECK_EQ(stats().used_bytes, PG(4));
+	CHECK(a[0].state == HPS_ALLOCATED && a[1].state == HPS_ALLOCATED);
+	CHECK_EQ(map_char(4092), 'H');
+	CHECK_EQ(map_char(4093), '#');
+	CHECK_EQ(map_char(4094), 'H');
+	CHECK_EQ(map_char(4095), '#');
+	CHECK_EQ(vm(MASK_FREE), 0);
+	if (bail())
+		return;
+	/* The pool is still sound: a's reference (dropped above) back, both freed. */
+	set_page_count(a, 1);
+	__free_pages_mask(a, PG(2));
+	__free_pages_mask(n, PG(2));
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(vm(MASK_FREE), 2);
+	refusals_done();
+}
+
+/* (a) The same with GFP_DMA pages (alloc_pages(GFP_DMA, 1) of the zones). */
+static void t_prod_free_order_into_neighbour_compat(void)
+{
+	struct page *n, *a;
+
+	harness_boot_default();
+	n = mask_pool_alloc_compat(GFP_KERNEL, 1);
+	a = mask_pool_alloc_compat(GFP_KERNEL, 1);
+	CHECK_EQ(pfn(n), 4094);
+	CHECK_EQ(pfn(a), 4092);
+	if (pfn(n) != 4094 || pfn(a) != 4092)
+		return;
+	fill(n, 2);
+	REFUSED(1, __free_pages(a, 2));
+	CHECK_EQ(damaged(n, 2), 0);
+	CHECK_EQ(stats().used_bytes, PG(4));
+	CHECK_EQ(vm(MASK_FREE), 0);
+	if (bail())
+		return;
+	set_page_count(a, 1);
+	__free_pages(a, 1);
+	__free_pages(n, 1);
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(vm(MASK_FREE), 2);
+	refusals_done();
+}
+
+/* (a) Past the top of the pool, into a live page of the zones. */
+static void t_prod_free_order_past_pool(void)
+{
+	struct page *n, *a;
+
+	boot_force();
+	n = alloc_pages_node(NUMA_NO_NODE, GFP_KERNEL, 1);
+	a = alloc_pages_mask(GFP_KERNEL, PG(2), M(16) - 1);
+	CHECK_EQ(pfn(n), 4096);		/* the first pages of the zones */
+	CHECK_EQ(pfn(a), 4094);
+	if (pfn(n) != 4096 || pfn(a) != 4094)
+		return;
+	fill(n, 2);
+	REFUSED(1, __free_pages(a, 2));
+	CHECK_EQ(damaged(n, 2), 0);
+	CHECK(!n[0].in_buddy && !n[1].in_buddy);
+	CHECK_EQ(n->_refcount, 1);
+	CHECK_EQ(stats().used_bytes, PG(2));
+	if (bail())
+		return;
+	set_page_count(a, 1);
+	__free_pages_mask(a, PG(2));
+	__free_pages(n, 1);
+	CHECK_EQ(stats().free_bytes, M(16));
+	refusals_done();
+}
+
+/* (b) A range that starts inside one allocation and runs into the next. */
+static void t_prod_free_range_across(void)
+{
+	struct page *n, *a, *c1, *c2;
+	int i;
+
+	boot_force();
+	n = alloc_pages_mask(GFP_KERNEL, PG(2), M(16) - 1);	/* 4094..4095 */
+	a = alloc_pages_mask(GFP_KERNEL, PG(4), M(16) - 1);	/* 4090..4093 */
+	CHECK(pfn(n) == 4094 && pfn(a) == 4090);
+	if (pfn(n) != 4094 || pfn(a) != 4090)
+		return;
+	for (i = 1; i < 4; i++)
+		set_page_refcounted(a + i);	/* as split_page() does */
+	fill(n, 2);
+	fill(a, 4);
+	/* a+2 and a+3 are a's, the other two n's. */
+	REFUSED(1, __free_pages(a + 2, 2));
+	CHECK_EQ(damaged(n, 2), 0);
+	CHECK_EQ(damaged(a, 2), 0);
+	CHECK_EQ(stats().used_bytes, PG(6));
+	CHECK_EQ(map_char(4094), 'H');
+	CHECK_EQ(map_char(4092), '#');
+	if (bail())
+		return;
+	/* From the last page of a, one page into n. */
+	set_page_count(a + 2, 1);
+	REFUSED(1, __free_pages(a + 3, 1));
+	CHECK_EQ(damaged(n, 2), 0);
+	CHECK_EQ(damaged(a, 3), 0);
+	CHECK_EQ(stats().used_bytes, PG(6));
+	if (bail())
+		return;
+
+	/* GFP_DMA pages after split_page(): the last page and the next block. */
+	c1 = mask_pool_alloc_compat(GFP_KERNEL, 2);
+	c2 = mask_pool_alloc_compat(GFP_KERNEL, 2);
+	CHECK(c1 && c2 && pfn(c2) + 4 == pfn(c1));
+	if (!c1 || !c2 || pfn(c2) + 4 != pfn(c1))
+		return;
+	fill(c1, 4);
+	split_page(c2, 2);
+	REFUSED(1, __free_pages(c2 + 3, 1));
+	REFUSED(1, __free_pages(c2 + 2, 2));
+	CHECK_EQ(damaged(c1, 4), 0);
+	CHECK_EQ(stats().used_bytes, PG(14));
+	CHECK_EQ(vm(MASK_FREE), 0);
+	if (bail())
+		return;
+
+	/* Everything can still be freed the right way. */
+	set_page_count(a + 3, 1);
+	set_page_count(c2 + 2, 1);
+	set_page_count(c2 + 3, 1);
+	for (i = 0; i < 4; i++) {
+		__free_pages(a + i, 0);
+		__free_pages(c2 + i, 0);
+	}
+	__free_pages_mask(n, PG(2));
+	__free_pages(c1, 2);
+	CHECK_EQ(stats().free_bytes, M(16));
+	refusals_done();
+}
+
+/* (c) free_pages_mask() and __free_pages_mask() with a wrong size. */
+static void t_prod_free_mask_wrong_size(void)
+{
+	void *hi, *mid, *lo;
+
+	boot_force();
+	hi = get_pages_mask(GFP_KERNEL, PG(2), M(16) - 1);	/* 4094..4095 */
+	mid = get_pages_mask(GFP_KERNEL, PG(3), M(16) - 1);	/* 4091..4093 */
+	lo = get_pages_mask(GFP_KERNEL, PG(1), M(16) - 1);	/* 4090 */
+	CHECK(hi && mid && lo);
+	if (!hi || !mid || !lo)
+		return;
+	CHECK_EQ(pfn(virt_to_page(mid)), 4091);
+	CHECK_EQ(pfn(virt_to_page(lo)), 4090);
+	fill(virt_to_page(lo), 6);
+	REFUSED(1, free_pages_mask(mid, PG(4)));		/* into hi */
+	REFUSED(1, free_pages_mask(mid, PG(3) + 1));		/* 4 pages */
+	REFUSED(1, free_pages_mask(mid, PG(2)));		/* smaller */
+	REFUSED(1, free_pages_mask(mid, PG(1)));
+	REFUSED(1, __free_pages_mask(virt_to_page(mid), PG(5)));
+	REFUSED(1, __free_pages_mask(virt_to_page(mid), PG(2)));
+	REFUSED(1, free_pages_mask(lo, PG(2)));			/* into mid */
+	REFUSED(1, free_pages_mask(hi, PG(1)));
+	CHECK_EQ(damaged(virt_to_page(lo), 6), 0);
+	CHECK_EQ(stats().used_bytes, PG(6));
+	CHECK_EQ(vm(MASK_FREE), 0);
+	free_pages_mask(mid, PG(3));
+	free_pages_mask(lo, PG(1));
+	free_pages_mask(hi, PG(2));
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(vm(MASK_FREE), 3);
+	refusals_done();
+}
+
+/*
+ * (d) Double frees through the page allocator's refcount.  A debug kernel
+ * stops the second put of a page at refcount 0 (VM_BUG_ON_PAGE in
+ * put_page_testzero(), a harness error here).  A production kernel takes
+ * the refcount to -1 and frees nothing: the pool never sees it.
+ */
+static void t_prod_double_free_refcount0(void)
+{
+	struct page *a, *c, *b = NULL;
+	unsigned long i;
+
+	harness_boot_default();
+	a = mask_pool_alloc_compat(GFP_KERNEL, 0);
+	c = mask_pool_alloc_compat(GFP_KERNEL | __GFP_COMP, 2);
+	CHECK(a && c);
+	if (!a || !c)
+		return;
+	__free_pages(a, 0);
+	put_page(c);
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(vm(MASK_FREE), 2);
+	__free_pages(a, 0);
+	put_page(c);
+	if (harness_production) {
+		CHECK_EQ(a->_refcount, -1);
+		CHECK_EQ(c->_refcount, -1);
+		CHECK_EQ(harness_errors, 0);
+	} else {
+		expected_errors = 2;
+	}
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(vm(MASK_FREE), 2);
+	/* The page is handed out again as usual, with a refcount of 1. */
+	for (i = 0; i < POOL_PAGES; i++) {
+		b = mask_pool_alloc_compat(GFP_KERNEL, 0);
+		if (!b || b == a)
+			break;
+	}
+	CHECK(b == a);
+	CHECK_EQ(a->_refcount, 1);
+	CHECK_EQ(stats().free_bytes, M(16) - PG(i + 1));
+}
+
+/*
+ * (d) A double __free_pages() of a non-compound block: in production the
+ * head's refcount goes to -1 and the tail rule frees the tail chunks
+ * again, down to free_pages_prepare(): the allocator must refuse both.
+ */
+static void t_prod_double_free_high_order(void)
+{
+	struct page *a, *n;
+
+	harness_boot_default();
+	a = mask_pool_alloc_compat(GFP_KERNEL, 2);	/* 4092..4095 */
+	n = mask_pool_alloc_compat(GFP_KERNEL, 2);	/* 4088..4091 */
+	CHECK(a && n && pfn(n) + 4 == pfn(a));
+	if (!a || !n)
+		return;
+	fill(n, 4);
+	__free_pages(a, 2);
+	CHECK_EQ(vm(MASK_FREE), 1);
+	if (harness_production) {
+		/* a+2 (order 1) and a+1 (order 0) */
+		REFUSED(2, __free_pages(a, 2));
+		CHECK_EQ(a->_refcount, -1);
+	} else {
+		REFUSED(2, __free_pages(a, 2));
+		expected_errors = 1;	/* put_page_testzero() of refcount 0 */
+	}
+	CHECK_EQ(damaged(n, 4), 0);
+	CHECK_EQ(stats().used_bytes, PG(4));
+	CHECK_EQ(vm(MASK_FREE), 1);
+	__free_pages(n, 2);
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(stats().largest_free_bytes, M(16));
+	CHECK_EQ(vm(MASK_FREE), 2);
+	refusals_done();
+}
+
+/* (d) A double __free_pages_mask() reaches the allocator's own check. */
+static void t_prod_double_free_mask(void)
+{
+	struct page *a, *b, *n;
+	void *v;
+
+	boot_force();
+	n = alloc_pages_mask(GFP_KERNEL, PG(2), M(16) - 1);
+	a = alloc_pages_mask(GFP_KERNEL, PG(3), M(16) - 1);
+	b = alloc_page_mask(GFP_KERNEL, M(16) - 1);
+	v = get_pages_mask(GFP_KERNEL, PG(2), M(16) - 1);
+	CHECK(n && a && b && v);
+	if (!n || !a || !b || !v)
+		return;
+	fill(n, 2);
+	__free_pages_mask(a, PG(3));
+	REFUSED(1, __free_pages_mask(a, PG(3)));
+	__free_page_mask(b);
+	REFUSED(1, __free_page_mask(b));
+	free_pages_mask(v, PG(2));
+	REFUSED(1, free_pages_mask(v, PG(2)));
+	CHECK_EQ(damaged(n, 2), 0);
+	CHECK_EQ(stats().used_bytes, PG(2));
+	CHECK_EQ(vm(MASK_FREE), 3);
+	__free_pages_mask(n, PG(2));
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(vm(MASK_FREE), 4);
+	refusals_done();
+}
+
+/*
+ * Fill the pool but for the hole [first, first + nr), with one live
+ * allocation right above it and one right below, both with a pattern:
+ * whatever is allocated next lands in the hole, between live neighbours.
+ * Returns false if the layout is not the expected one.
+ */
+static struct page *above, *below;
+
+static bool fence(unsigned long first, unsigned long nr)
+{
+	above = alloc_pages_mask(GFP_KERNEL, PG(POOL_PAGES - first - nr), M(16) - 1);
+	below = alloc_pages_mask(GFP_KERNEL, PG(first), PG(first) - 1);
+	CHECK_EQ(pfn(above), first + nr);
+	CHECK_EQ(pfn(below), 0);
+	if (pfn(above) != first + nr || pfn(below))
+		return false;
+	fill(above, POOL_PAGES - first - nr);
+	fill(below, first);
+	return true;
+}
+
+static void fence_check(unsigned long first, unsigned long nr)
+{
+	if (above)
+		CHECK_EQ(damaged(above, POOL_PAGES - first - nr), 0);
+	if (below)
+		CHECK_EQ(damaged(below, first), 0);
+}
+
+/*
+ * (e) The __free_pages() tail rule: with a speculative reference on the
+ * head, the tail chunks go first and the head when the reference does.
+ */
+static void t_prod_legit_tail_rule(void)
+{
+	struct page *d, *c;
+
+	boot_force();
+	if (!fence(4076, 12))
+		return;
+	d = mask_pool_alloc_compat(GFP_KERNEL, 3);
+	c = mask_pool_alloc_compat(GFP_KERNEL, 2);
+	CHECK_EQ(pfn(d), 4080);
+	CHECK_EQ(pfn(c), 4076);
+	if (pfn(d) != 4080 || pfn(c) != 4076)
+		return;
+	get_page(d);
+	get_page(c);
+	__free_pages(d, 3);	/* frees d+4 (order 2), d+2 (order 1), d+1 */
+	__free_pages(c, 2);	/* c+2 (order 1), c+1 */
+	CHECK_EQ(stats().free_bytes, PG(10));
+	CHECK_EQ(map_char(4080), 'H');
+	CHECK_EQ(map_char(4076), 'H');
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(vm(MASK_FREE), 0);
+	put_page(d);
+	put_page(c);
+	CHECK_EQ(stats().free_bytes, PG(12));
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(vm(MASK_FREE), 2);
+	fence_check(4076, 12);
+}
+
+/* (e) split_page() and free_page() of each page, in any order. */
+static void t_prod_legit_split_any_order(void)
+{
+	static const int order_of_frees[] = { 5, 0, 7, 2, 1, 6, 3, 4 };
+	struct page *c, *a;
+	int i;
+
+	boot_force();
+	if (!fence(4075, 13))
+		return;
+	c = mask_pool_alloc_compat(GFP_KERNEL, 3);
+	a = alloc_pages_mask(GFP_KERNEL, PG(5), M(16) - 1);
+	CHECK_EQ(pfn(c), 4080);
+	CHECK_EQ(pfn(a), 4075);
+	if (pfn(c) != 4080 || pfn(a) != 4075)
+		return;
+	split_page(c, 3);
+	for (i = 1; i < 5; i++)
+		set_page_refcounted(a + i);
+	for (i = 0; i < 8; i++) {
+		__free_pages(c + order_of_frees[i], 0);
+		if (order_of_frees[i] < 5)
+			__free_pages(a + 4 - order_of_frees[i], 0);
+		CHECK_EQ(stats().misuse, 0);
+	}
+	CHECK_EQ(stats().free_bytes, PG(13));
+	CHECK_EQ(stats().largest_free_bytes, PG(13));
+	fence_check(4075, 13);
+}
+
+/* (e) alloc_pages_exact() gives back its tail at once, free_pages_exact() the rest. */
+static void t_prod_legit_pages_exact(void)
+{
+	struct page *c;
+	int i;
+
+	boot_force();
+	if (!fence(4080, 8))
+		return;
+	c = mask_pool_alloc_compat(GFP_KERNEL, 3);
+	CHECK_EQ(pfn(c), 4080);
+	if (pfn(c) != 4080)
+		return;
+	/* make_alloc_exact(5 pages) */
+	for (i = 1; i < 8; i++)
+		c[i].tag = 1;		/* pgalloc_tag_split() */
+	for (i = 4; i > 0; i--)
+		set_page_refcounted(c + i);
+	for (i = 5; i < 8; i++)
+		__free_pages_ok(c + i, 0);
+	CHECK_EQ(stats().free_bytes, PG(3));
+	CHECK_EQ(stats().misuse, 0);
+	/* free_pages_exact(): free_page() of each page */
+	for (i = 0; i < 5; i++)
+		__free_pages(c + i, 0);
+	CHECK_EQ(stats().free_bytes, PG(8));
+	CHECK_EQ(stats().misuse, 0);
+	fence_check(4080, 8);
+}
+
+/*
+ * (f) MASK_FREE counts each allocation once, when all of it is back (or
+ * when its head goes, but never twice), whatever order its pieces come
+ * back in: at most +1 before the last piece, exactly +1 after it.
+ */
+static void free_in_pieces(struct page *a, const int *order, int n, const char *what)
+{
+	unsigned long base = vm(MASK_FREE), d;
+	bool reported = false;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		__free_pages(a + order[i], 0);
+		d = vm(MASK_FREE) - base;
+		if (!reported && (d > 1 || (i == n - 1 && d != 1))) {
+			fprintf(stderr, "  FAIL %s: MASK_FREE +%lu after %d/%d frees, want %s1\n",
+				what, d, i + 1, n, i == n - 1 ? "" : "at most ");
+			failed = 1;
+			reported = true;
+		}
+	}
+}
+
+static void t_prod_mask_free_once(void)
+{
+	/* Head [0, 1], middle [2], tail [3, 4] of 5 pages, in all 6 orders. */
+	static const int pieces[6][5] = {
+		{ 2, 0, 1, 3, 4 },	/* middle, head, tail */
+		{ 2, 3, 4, 0, 1 },	/* middle, tail, head */
+		{ 0, 1, 2, 3, 4 },	/* head, middle, tail */
+		{ 0, 1, 3, 4, 2 },	/* head, tail, middle */
+		{ 3, 4, 0, 1, 2 },	/* tail, head, middle */
+		{ 3, 4, 2, 0, 1 },	/* tail, middle, head */
+	};
+	static const char *const names[6] = {
+		"middle, head, tail", "middle, tail, head", "head, middle, tail",
+		"head, tail, middle", "tail, head, middle", "tail, middle, head",
+	};
+	char what[64];
+	struct page *a;
+	int p, fenced, i;
+
+	boot_force();
+	for (fenced = 1; fenced >= 0; fenced--) {
+		/* First between live neighbours, then with free pages around. */
+		if (fenced && !fence(4080, 5))
+			return;
+		for (p = 0; p < 6; p++) {
+			a = alloc_pages_mask(GFP_KERNEL, PG(5), M(16) - 1);
+			CHECK(a && (!fenced || pfn(a) == 4080));
+			if (!a || (fenced && pfn(a) != 4080))
+				return;
+			for (i = 1; i < 5; i++)
+				set_page_refcounted(a + i);
+			snprintf(what, sizeof(what), "%s%s", names[p],
+				 fenced ? ", live neighbours" : "");
+			free_in_pieces(a, pieces[p], 5, what);
+		}
+		if (fenced) {
+			fence_check(4080, 5);
+			__free_pages_mask(above, PG(POOL_PAGES - 4085));
+			__free_pages_mask(below, PG(4080));
+		}
+	}
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(stats().free_bytes, M(16));
+}
+
+/* (f) The same for chunks: the tail rule, alloc_pages_exact(), split_page(). */
+static void t_prod_mask_free_once_chunks(void)
+{
+	static const int split_order[] = { 5, 0, 7, 2, 1, 6, 3, 4 };
+	unsigned long base;
+	struct page *c;
+	int i;
+
+	boot_force();
+	if (!fence(4080, 8))
+		return;
+	c = mask_pool_alloc_compat(GFP_KERNEL, 3);
+	CHECK_EQ(pfn(c), 4080);
+	if (pfn(c) != 4080)
+		return;
+	__free_pages(c, 3);
+	CHECK_EQ(vm(MASK_FREE), 1);
+
+	/* tail rule: c+4 (order 2), c+2 (order 1), c+1, then c by put_page() */
+	c = mask_pool_alloc_compat(GFP_KERNEL, 3);
+	CHECK_EQ(pfn(c), 4080);
+	base = vm(MASK_FREE);
+	get_page(c);
+	__free_pages(c, 3);
+	CHECK_EQ(vm(MASK_FREE) - base, 0);	/* the head is still out */
+	put_page(c);
+	CHECK_EQ(vm(MASK_FREE) - base, 1);
+
+	/* alloc_pages_exact(5 pages): tails 5..7 at once, then 0..4 */
+	c = mask_pool_alloc_compat(GFP_KERNEL, 3);
+	CHECK_EQ(pfn(c), 4080);
+	base = vm(MASK_FREE);
+	for (i = 1; i < 8; i++)
+		c[i].tag = 1;
+	for (i = 4; i > 0; i--)
+		set_page_refcounted(c + i);
+	for (i = 5; i < 8; i++)
+		__free_pages_ok(c + i, 0);
+	CHECK_EQ(vm(MASK_FREE) - base, 0);	/* the head is still out */
+	for (i = 0; i < 5; i++)
+		__free_pages(c + i, 0);
+	CHECK_EQ(vm(MASK_FREE) - base, 1);
+
+	/* split_page(), pages in a scrambled order */
+	c = mask_pool_alloc_compat(GFP_KERNEL, 3);
+	CHECK_EQ(pfn(c), 4080);
+	split_page(c, 3);
+	free_in_pieces(c, split_order, 8, "split_page()");
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(stats().free_bytes, PG(8));
+	fence_check(4080, 8);
+}
+
+/*
+ * free_pages_prepare() keeps a HWPoison page out of the free lists (its
+ * early return, before the pool hook): the pool must never hand it out
+ * again, and that is no misuse.
+ */
+static void t_prod_hwpoison_kept(void)
+{
+	struct page *a, *p;
+	unsigned long i;
+
+	boot_force();
+	a = alloc_pages_mask(GFP_KERNEL, PG(3), M(16) - 1);	/* 4093..4095 */
+	CHECK_EQ(pfn(a), 4093);
+	if (!a)
+		return;
+	SetPageHWPoison(a + 1);		/* memory_failure() */
+	__free_pages_mask(a, PG(3));
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(harness_warnings, 0);
+	for (i = 0; i < POOL_PAGES; i++) {
+		p = alloc_page_mask(GFP_ATOMIC | __GFP_NOWARN, M(16) - 1);
+		if (!p)
+			break;
+		CHECK(p != a + 1);
+	}
+	CHECK_EQ(i, POOL_PAGES - 1);
+}
+
 /* ------------------------------------------------------------------ */
 
 struct test_case {
@@ -1696,6 +2373,14 @@ static const struct test_case tests[] = {
 	T(bad_free_bounce_foreign_middle), T(param_unaligned),
 	T(fail_alloc_like_full_pool), T(fail_filters), T(fail_space_pages),
 	T(fail_bounce_only), T(fail_boot_param), T(fail_boot_param_bad),
+	T(prod_free_order_into_neighbour),
+	T(prod_free_order_into_neighbour_compat), T(prod_free_order_past_pool),
+	T(prod_free_range_across), T(prod_free_mask_wrong_size),
+	T(prod_double_free_refcount0), T(prod_double_free_high_order),
+	T(prod_double_free_mask), T(prod_legit_tail_rule),
+	T(prod_legit_split_any_order), T(prod_legit_pages_exact),
+	T(prod_mask_free_once), T(prod_mask_free_once_chunks),
+	T(prod_hwpoison_kept),
 	T(stress_fixed_seed), T(stress_random_seed),
 };
 
@@ -1713,8 +2398,9 @@ static int run_one(const struct test_case *t)
 	}
 	if (!pid) {
 		t->fn();
-		if (harness_errors) {
-			fprintf(stderr, "  %lu harness errors\n", harness_errors);
+		if (harness_errors != expected_errors) {
+			fprintf(stderr, "  %lu harness errors (expected %lu)\n",
+				harness_errors, expected_errors);
 			failed = 1;
 		}
 		if (harness_bad_pages != expected_bad_pages) {
@@ -1779,6 +2465,8 @@ int main(int argc, char **argv)
 			passed++;
 		}
 	}
-	printf("mask_alloc-harness: %u passed, %u failed\n", passed, nfailed);
+	printf("%s: %u passed, %u failed\n",
+	       harness_production ? "mask_alloc_test_prod" : "mask_alloc_test",
+	       passed, nfailed);
 	return nfailed || !passed;
 }
