@@ -507,7 +507,22 @@ static inline int memcg_kmem_charge_page(struct page *page, gfp_t gfp, int order
 	return 0;
 }
 
-/* Memory allocation profiling (alloc_hooks() in <linux/alloc_tag.h>) is off. */
+/*
+ * Memory allocation profiling (alloc_hooks() in <linux/alloc_tag.h>) is off:
+ * no tag to find, nothing to subtract.  The per-page reference (page->tag)
+ * is still checked at free.
+ */
+struct alloc_tag;
+
+static inline struct alloc_tag *pgalloc_tag_get(struct page *page)
+{
+	return NULL;
+}
+
+static inline void pgalloc_tag_sub_pages(struct alloc_tag *tag, unsigned int nr)
+{
+}
+
 #ifndef alloc_hooks
 #define alloc_hooks(_do_alloc)	(_do_alloc)
 #endif
