@@ -46,7 +46,10 @@ REPORTS = [
     (re.compile(r'\bBUG: (MAX_\w+ too low|looking up invalid subclass|key \S+ has not been registered)'
                 r'|DEBUG_LOCKS_WARN_ON\(|turning off the locking correctness validator'
                 r'|INFO: lockdep is turned off|^vm-run: lockdep off'), 'lockdep report'),
-    (re.compile(r'\bBUG: Bad (page|rss)|\bpage dumped because: '), 'bad page'),
+    # A memory offline that meets an unmovable page dumps it on purpose
+    # ("page dumped because: unmovable page", mm/page_isolation.c); that
+    # is the refusal, not a report.
+    (re.compile(r'\bBUG: Bad (page|rss)|\bpage dumped because: (?!unmovable page$)'), 'bad page'),
     # dma-debug starts every line with "DMA-API: "; only its boot lines
     # are not reports.  It WARN()s only for its first error, so vm-run's
     # /init also prints "vm-run: DMA-API: error_count N" when it counted any.
