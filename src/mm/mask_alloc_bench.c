@@ -16,10 +16,13 @@
  *                   below 2^24 and 2^32: the pool alone (the bitmap search
  *                   and the page preparation), no buddy, no waiting
  *   api24           alloc_pages_mask(GFP_KERNEL, size, DMA_BIT_MASK(24)) +
- *                   __free_pages_mask(): unless "maskzone=force", this
- *                   first gets pages from the zones (DMA32), finds them
- *                   above the mask and gives them back, then takes pages
- *                   from the pool
+ *                   __free_pages_mask(): the public API below a mask that
+ *                   (with the default pool) ends inside the pool's span,
+ *                   so the zones are not tried and the pages come from
+ *                   the pool
+ *   api32           the same below DMA_BIT_MASK(32): the zones (DMA32)
+ *                   serve it, as their final answer when the mask covers
+ *                   all of ZONE_DMA32
  *   alloc_pages     alloc_pages(GFP_KERNEL, get_order(size)) +
  *                   __free_pages()
  *
@@ -56,12 +59,16 @@
 #define BENCH_NR_SIZES		7	/* 1, 2, 4 ... 64 pages */
 #define BENCH_CLOCK_STEPS	20	/* a round lasts at least this many clock steps */
 
-enum bench_path { BENCH_POOL24, BENCH_POOL32, BENCH_API24, BENCH_BUDDY, BENCH_NR_PATHS };
+enum bench_path {
+	BENCH_POOL24, BENCH_POOL32, BENCH_API24, BENCH_API32, BENCH_BUDDY,
+	BENCH_NR_PATHS
+};
 
 static const char * const bench_path_name[BENCH_NR_PATHS] = {
 	[BENCH_POOL24] = "pool24",
 	[BENCH_POOL32] = "pool32",
 	[BENCH_API24] = "api24",
+	[BENCH_API32] = "api32",
 	[BENCH_BUDDY] = "alloc_pages",
 };
 
@@ -69,7 +76,7 @@ static const char * const bench_path_name[BENCH_NR_PATHS] = {
  * struct mask_bench_row - result for one path and one size
  * @dns: median over the rounds of the time per pair, in tenths of a ns
  * @pairs: allocate+free pairs made, over all rounds
- * @zones: allocations of the api24 path that the zones served
+ * @zones: allocations of the api24 and api32 paths that the zones served
  */
 struct mask_bench_row {
 	u64 dns;
@@ -124,8 +131,10 @@ static int mask_bench_pair(enum bench_path path, unsigned long nr, u64 *zones)
 		mask_pool_free_bounce(page, nr);
 		return 0;
 	case BENCH_API24:
+	case BENCH_API32:
 		page = alloc_pages_mask(GFP_KERNEL | __GFP_NOWARN, size,
-					DMA_BIT_MASK(24));
+					path == BENCH_API24 ? DMA_BIT_MASK(24) :
+					DMA_BIT_MASK(32));
 		if (!page)
 			return -ENOMEM;
 		if (!mask_pool_page(page))

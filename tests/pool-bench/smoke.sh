@@ -68,7 +68,7 @@ check "header line" "$([ $? = 0 ] && echo 1)" "$(head -n 1 $tmp/out)"
 # One line per path and size, every number positive, alloc_pages' ratio 1.
 bad=$(awk -v min=$((iters * rounds)) '
 	NR == 1 { next }
-	$1 ~ /^(pool24|pool32|api24|alloc_pages)$/ && $2 == "pages" &&
+	$1 ~ /^(pool24|pool32|api24|api32|alloc_pages)$/ && $2 == "pages" &&
 	$3 ~ /^(1|2|4|8|16|32|64)$/ && $4 == "ns" && $5 ~ /^[0-9]+\.[0-9]$/ &&
 	$6 == "alloc_pages_ns" && $7 ~ /^[0-9]+\.[0-9]$/ && $8 == "ratio" &&
 	$9 ~ /^[0-9]+\.[0-9][0-9][0-9]$/ && $10 == "pairs" && $11 ~ /^[0-9]+$/ &&
@@ -77,8 +77,8 @@ bad=$(awk -v min=$((iters * rounds)) '
 	($1 != "alloc_pages" || ($9 == "1.000" && $5 == $7)) &&
 	!seen[$1 " " $3]++ { good++; next }
 	{ print "line " NR ": " $0; exit }
-	END { if (good != 28) print good + 0 " good lines of 28" }' $tmp/out)
-check "28 well-formed lines (4 paths x 7 sizes), positive times" \
+	END { if (good != 35) print good + 0 " good lines of 35" }' $tmp/out)
+check "35 well-formed lines (5 paths x 7 sizes), positive times" \
 	"$([ -z "$bad" ] && echo 1)" "$bad"
 
 before=$(sed -n 's/.* pool_free_pages_before \([0-9]*\) .*/\1/p' $tmp/out)
