@@ -1370,7 +1370,7 @@ struct page *mask_pool_alloc_compat(gfp_t gfp, unsigned int order)
 }
 
 /**
- * mask_pool_alloc_bounce_noprof - take a run of pool pages for a bounce buffer
+ * mask_pool_alloc_bounce - take a run of pool pages for a bounce buffer
  * @nr: number of pages
  * @limit: highest physical address any byte of the run may have
  * @align_mask: the first pfn must satisfy (pfn & @align_mask) == @align_pfn;
