@@ -38,10 +38,11 @@
  * anything touches the pages, and at its end gives them back through
  * mask_pool_release(); frees of any sub-range of an allocation work.
  *
- * Per-page state lives in three bitmaps: @owned (the pool has holes:
+ * Per-page state lives in four bitmaps: @owned (the pool has holes:
  * kernel text, firmware, the bitmaps themselves), @used (holes are marked
- * used so that searches skip them) and @head (first page of each
- * allocated run).  They allow misuse (double free, wrong size) to be
+ * used so that searches skip them), @head (first page of each allocated
+ * run, and of each piece of one left after a middle piece was freed) and
+ * @cont (which of those heads start such a piece).  They allow misuse (double free, wrong size) to be
  * detected and counted instead of corrupting the pool.
  *
  * Concurrency: one spinlock, taken with interrupts disabled because pool
@@ -95,12 +96,16 @@ struct mask_sum {
 
 /**
  * struct mask_pool - the pool of low memory
- * @lock:	protects @used, @head, @cursor, @free_pages and @free_seq.
+ * @lock:	protects @used, @head, @cont, @cursor, @free_pages and @free_seq.
  *		Taken with spin_lock_irqsave() since mask_pool_release() runs
  *		on every free path, including from interrupts.
  * @owned:	bit set if the page belongs to the pool.  Written at boot only.
  * @used:	bit set if the page is allocated or is a hole.
- * @head:	bit set on the first (lowest) page of each allocated run.
+ * @head:	bit set on the first (lowest) page of each allocated run, and of
+ *		each piece of one that is left when a middle piece goes.
+ * @cont:	bit set on a @head page that starts such a remaining piece,
+ *		not an allocation: a free that starts there is not a free
+ *		of an allocation, and does not count as one.
  * @base_pfn:	lowest pfn covered by the bitmaps.
  * @max_pfn:	highest pfn covered by the bitmaps; bit index = @max_pfn - pfn.
  * @nbits:	number of bits in each bitmap (@max_pfn - @base_pfn + 1).
@@ -122,6 +127,7 @@ struct mask_pool {
 	unsigned long *owned;
 	unsigned long *used;
 	unsigned long *head;
+	unsigned long *cont;
 	struct mask_sum *sum;
 	unsigned long *sum_stale;
 	unsigned long sum_leaves;
@@ -171,6 +177,7 @@ struct mask_range {
 static struct mask_range mask_ranges[MASK_POOL_MAX_RANGES] __initdata;
 static unsigned int mask_nr_ranges __initdata;
 static u64 mask_zone_size __initdata;	/* maskzone=size, 0: default */
+static bool mask_zone_set __initdata;	/* maskzone=size given, even if clamped to 0 */
 static size_t mask_meta_bytes __initdata;	/* bitmaps and summary */
 
 #define MASK_NO_PFN	ULONG_MAX
@@ -1101,8 +1108,8 @@ static bool mask_run_is_alloc(unsigned long pfn, unsigned long nr)
 	if (find_next_zero_bit(mask_pool.owned, hi + 1, lo) <= hi ||
 	    find_next_zero_bit(mask_pool.used, hi + 1, lo) <= hi)
 		return false;
-	/* Head at the first page and nowhere else in the run. */
-	if (!test_bit(hi, mask_pool.head) ||
+	/* An allocation's head at the first page, no head elsewhere in the run. */
+	if (!test_bit(hi, mask_pool.head) || test_bit(hi, mask_pool.cont) ||
 	    find_next_bit(mask_pool.head, hi, lo) < hi)
 		return false;
 	/* The page after the run must not continue it. */
@@ -1310,22 +1317,24 @@ void mask_pool_release(struct page *page, unsigned int nr_pages)
 	}
 
 	/*
-	 * An allocation is back when the piece with its first page goes
-	 * and nothing of it follows; pieces freed before that (a middle or
-	 * the end) leave the first page where it is.
+	 * An allocation counts as returned when the piece with its first
+	 * page goes.  Whatever of it follows the freed range becomes a
+	 * piece of its own, with a head marked as a continuation, so that
+	 * every allocated piece starts with a head: a free that runs into
+	 * it is refused, and a free of the run below it is not taken for
+	 * one that runs on into it.
 	 */
-	ended = test_bit(hi, mask_pool.head);
+	ended = test_bit(hi, mask_pool.head) && !test_bit(hi, mask_pool.cont);
 	bitmap_clear(mask_pool.used, lo, nr_pages);
 	mask_sum_clear(lo, nr_pages);
-	if (ended) {
-		__clear_bit(hi, mask_pool.head);
-		after = lo - 1;
-		if (lo && test_bit(after, mask_pool.owned) &&
-		    test_bit(after, mask_pool.used) &&
-		    !test_bit(after, mask_pool.head)) {
-			__set_bit(after, mask_pool.head);
-			ended = false;
-		}
+	bitmap_clear(mask_pool.head, lo, nr_pages);
+	bitmap_clear(mask_pool.cont, lo, nr_pages);
+	after = lo - 1;
+	if (lo && test_bit(after, mask_pool.owned) &&
+	    test_bit(after, mask_pool.used) &&
+	    !test_bit(after, mask_pool.head)) {
+		__set_bit(after, mask_pool.head);
+		__set_bit(after, mask_pool.cont);
 	}
 	WRITE_ONCE(mask_pool.free_pages, mask_pool.free_pages + nr_pages);
 	WRITE_ONCE(mask_pool.free_seq, mask_pool.free_seq + 1);
@@ -1637,6 +1646,7 @@ VISIBLE_IF_KUNIT bool mask_pool_unpoison(struct page *page)
 	if (ok) {
 		ClearPageHWPoison(page);
 		__clear_bit(idx, mask_pool.head);
+		__clear_bit(idx, mask_pool.cont);
 		__clear_bit(idx, mask_pool.used);
 		mask_sum_clear(idx, 1);
 		mask_pool.hwpoison--;
@@ -1667,6 +1677,7 @@ static int __init setup_maskzone(char *s)
 		pr_warn("maskzone=%s is not a whole number of pages; the pool gets %llu bytes\n",
 			s, (unsigned long long)PAGE_ALIGN(size));
 	mask_zone_size = size;
+	mask_zone_set = size;
 	mask_pool.force = force;
 	return 0;
 }
@@ -1730,7 +1741,7 @@ static void __init mask_pool_setup_bitmaps(void)
 	nbits = top - base;
 	bytes = BITS_TO_LONGS(nbits) * sizeof(unsigned long);
 	leaves = roundup_pow_of_two(DIV_ROUND_UP(nbits, MASK_SUM_LEAF_BITS));
-	total = 3 * bytes + 2 * leaves * sizeof(struct mask_sum) +
+	total = 4 * bytes + 2 * leaves * sizeof(struct mask_sum) +
 		BITS_TO_LONGS(leaves) * sizeof(unsigned long);
 	if (total > mask_meta_bytes) {
 		if (mask_meta_bytes)
@@ -1754,7 +1765,8 @@ static void __init mask_pool_setup_bitmaps(void)
 	mask_pool.owned = mem;
 	mask_pool.used = mem + bytes;
 	mask_pool.head = mem + 2 * bytes;
-	mask_pool.sum = mem + 3 * bytes;
+	mask_pool.cont = mem + 3 * bytes;
+	mask_pool.sum = mem + 4 * bytes;
 	mask_pool.sum_stale = (void *)(mask_pool.sum + 2 * leaves);
 	mask_pool.sum_leaves = leaves;
 	mask_pool.base_pfn = base;
@@ -1857,7 +1869,7 @@ void __init increase_mask_zone(unsigned long size)
 	unsigned int n;
 	u64 got;
 
-	if (mask_zone_size || !size)
+	if (mask_zone_set || !size)
 		return;
 	if (WARN_ON_ONCE(mask_pool.pool_pages))
 		return;
@@ -1894,6 +1906,7 @@ void __init mask_pool_handover(void)
 	bitmap_zero(mask_pool.owned, mask_pool.nbits);
 	bitmap_fill(mask_pool.used, mask_pool.nbits);
 	bitmap_zero(mask_pool.head, mask_pool.nbits);
+	bitmap_zero(mask_pool.cont, mask_pool.nbits);
 
 	for (n = 0; n < mask_nr_ranges; n++) {
 		accept_memory(mask_ranges[n].start,
@@ -1959,7 +1972,10 @@ DEFINE_SHOW_ATTRIBUTE(mask_summary);
 
 #define MASK_MAP_WIDTH	64
 
-/* One char per page: '.' free, '#' used, 'H' head, ' ' hole. */
+/*
+ * One char per page: '.' free, '#' used, 'H' first page of an allocation,
+ * 'h' first page of a piece left after a middle piece was freed, ' ' hole.
+ */
 static int mask_map_show(struct seq_file *m, void *v)
 {
 	char line[MASK_MAP_WIDTH + 1];
@@ -1976,6 +1992,8 @@ static int mask_map_show(struct seq_file *m, void *v)
 			idx = pfn_to_idx(pfn);
 			if (!test_bit(idx, mask_pool.owned))
 				line[n] = ' ';
+			else if (test_bit(idx, mask_pool.cont))
+				line[n] = 'h';
 			else if (test_bit(idx, mask_pool.head))
 				line[n] = 'H';
 			else if (test_bit(idx, mask_pool.used))

@@ -63,7 +63,7 @@ now_ms() {
 	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
 }
 map_used() { # pages marked used in mask_alloc/map
-	sed 's/^[0-9a-f]* //' $ma/map | tr -cd 'H#' | wc -c
+	sed 's/^[0-9a-f]* //' $ma/map | tr -cd 'Hh#' | wc -c
 }
 warns() { # allocation failure messages in the log so far
 	dmesg | grep -cE 'cannot allocate .* below|page allocation failure'
