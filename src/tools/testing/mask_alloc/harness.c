@@ -136,9 +136,15 @@ static void bad_page(struct page *page, const char *why)
 
 /* ---------------- arena ---------------- */
 
-void harness_arena_init(void)
+unsigned long harness_mem_pages;
+
+void harness_arena_init_mem(phys_addr_t mem)
 {
 	unsigned long pfn;
+
+	if (!mem || mem > ARENA_BYTES)
+		mem = mem ? ARENA_BYTES : HARNESS_MEM_BYTES;
+	harness_mem_pages = PFN_DOWN(mem);
 
 	/* A second boot in the same process (the fuzzer) reuses the arena. */
 	if (!harness_mem)
@@ -160,10 +166,17 @@ void harness_arena_init(void)
 		p->state = HPS_RESERVED;
 		p->tag = -1;	/* must be cleared before the first free */
 	}
+	/* The arena above the machine's memory is absent: reserved for good. */
 	memset(reserved, 0, sizeof(reserved));
+	memset(reserved + harness_mem_pages, 1, ARENA_PAGES - harness_mem_pages);
 	memblock_active = true;
-	max_low_pfn = ARENA_PAGES;
+	max_low_pfn = harness_mem_pages;
 	harness_buddy_floor_pfn = 0;
+}
+
+void harness_arena_init(void)
+{
+	harness_arena_init_mem(0);
 }
 
 struct page *pfn_to_page(unsigned long pfn)
@@ -911,7 +924,7 @@ void harness_boot(const struct harness_boot_opts *o)
 {
 	char param[128];
 
-	harness_arena_init();
+	harness_arena_init_mem(o->mem);
 	if (o->holes) {
 		memblock_reserve(HOLE0_START, HOLE0_END - HOLE0_START);
 		memblock_reserve(HOLE1_START, HOLE1_END - HOLE1_START);

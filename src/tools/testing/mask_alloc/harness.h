@@ -14,6 +14,7 @@ struct harness_boot_opts {
 	phys_addr_t low_limit;	/* mask_pool_reserve_low() limit, 0: 16 MB */
 	bool no_handover;	/* stop before mask_pool_handover() */
 	const char *fail_param;	/* fail_mask_alloc= value, or NULL */
+	phys_addr_t mem;	/* memory of the machine, 0: HARNESS_MEM_BYTES */
 };
 
 /* Holes made by .holes = true (byte ranges). */
@@ -24,7 +25,9 @@ struct harness_boot_opts {
 #define HOLE2_START	0x501000ULL
 #define HOLE2_END	0x504000ULL	/* 3 pages "firmware" */
 
-void harness_arena_init(void);
+void harness_arena_init(void);		/* HARNESS_MEM_BYTES of memory */
+void harness_arena_init_mem(phys_addr_t mem);	/* @mem bytes (page aligned) */
+extern unsigned long harness_mem_pages;	/* pfns below this are memory */
 void harness_boot(const struct harness_boot_opts *o);
 void harness_boot_default(void);	/* no param, no holes, 16 MB */
 void harness_reset(void);		/* before booting again in the same process */

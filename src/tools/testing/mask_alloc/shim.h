@@ -129,6 +129,16 @@ static inline bool IS_ERR(const void *ptr)
 #define ARENA_BYTES	(64ULL << 20)
 #endif
 #define ARENA_PAGES	(ARENA_BYTES >> PAGE_SHIFT)
+/*
+ * Memory the fake machine has by default: the arena's first
+ * HARNESS_MEM_BYTES; the rest is absent (memblock-reserved, never in the
+ * buddy allocator) unless a boot asks for more (harness_boot_opts.mem).
+ * The unit builds have a larger arena than memory, so that cases can boot
+ * machines of several sizes (mask_zone_max() depends on it).
+ */
+#ifndef HARNESS_MEM_BYTES
+#define HARNESS_MEM_BYTES	ARENA_BYTES
+#endif
 
 /* ---- gfp ---- */
 #define __GFP_DMA		0x01u

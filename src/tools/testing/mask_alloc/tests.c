@@ -4,7 +4,8 @@
  * process, on a freshly booted arena, so that static state in the kernel
  * file (WARN_ON_ONCE flags, the pool, the parameters) starts clean.
  *
- * Default boot: 64 MB arena, pool = all of [0, 16 MB) = pfns 0..4095,
+ * Default boot: a machine with 64 MB of memory (the arena is larger, for
+ * cases that boot more: .mem), pool = all of [0, 16 MB) = pfns 0..4095,
  * buddy = the rest (minus the pool bitmaps at the top).
  */
 #include <inttypes.h>
@@ -1237,10 +1238,15 @@ static void t_increase_after_handover(void)
 static void t_bitmaps_from_memblock(void)
 {
 	harness_boot_default();
-	/* top-down memblock_alloc before memblock_free_all(): last page */
-	CHECK(harness_memblock_is_reserved(ARENA_PAGES - 1));
-	CHECK(!pfn_to_page(ARENA_PAGES - 1)->in_buddy);
-	CHECK(!mask_pool_page(pfn_to_page(ARENA_PAGES - 1)));
+	/* top-down memblock_alloc before memblock_free_all(): last page of memory */
+	CHECK_EQ(max_low_pfn, harness_mem_pages);
+	CHECK(harness_memblock_is_reserved(harness_mem_pages - 1));
+	CHECK(!pfn_to_page(harness_mem_pages - 1)->in_buddy);
+	CHECK(!mask_pool_page(pfn_to_page(harness_mem_pages - 1)));
+	CHECK(pfn_to_page(harness_mem_pages - 2)->in_buddy);
+	/* the arena above the machine's memory is absent */
+	CHECK(!pfn_to_page(harness_mem_pages)->in_buddy);
+	CHECK(pfn_to_page(harness_mem_pages)->flags & PG_reserved);
 }
 
 static void t_no_reserve_no_pool(void)
