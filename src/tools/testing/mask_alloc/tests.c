@@ -333,6 +333,15 @@ static void t_rounding_waste(void)
 	CHECK_EQ(vm(MASK_FREE), 2);
 }
 
+/*
+ * The gfp of the zones' trial before the pool (mask_alloc_normal(), not
+ * final): no reclaim of either kind, no __GFP_NOFAIL or __GFP_RETRY_MAYFAIL,
+ * __GFP_NOWARN | __GFP_NORETRY, and GFP_DMA32 below 4 GB.
+ */
+#define TRIAL_GFP(gfp)	(((gfp) & ~(__GFP_NOFAIL | __GFP_RECLAIM | __GFP_RETRY_MAYFAIL)) | \
+			 __GFP_NOWARN | __GFP_NORETRY | GFP_DMA32)
+
+/* A mask above the pool's span (16 MB) but below low memory (64 MB). */
 static void t_normal_first_below_mask(void)
 {
 	unsigned long before;
@@ -343,13 +352,101 @@ static void t_normal_first_below_mask(void)
 	a = alloc_pages_mask(GFP_KERNEL, 5000, M(32) - 1);
 	CHECK(a && pfn(a) >= POOL_PAGES);
 	CHECK(page_to_phys(a) + 5000 - 1 <= M(32) - 1);
-	CHECK_EQ(harness_buddy_last_gfp, GFP_KERNEL | __GFP_NOWARN | GFP_DMA32);
+	CHECK_EQ(harness_buddy_calls, 1);
+	CHECK_EQ(harness_buddy_last_gfp, TRIAL_GFP(GFP_KERNEL));
+	CHECK_EQ(harness_buddy_last_gfp,
+		 __GFP_IO | __GFP_FS | __GFP_NOWARN | __GFP_NORETRY | GFP_DMA32);
 	CHECK_EQ(vm(MASK_HIGHER), 1);
 	CHECK_EQ(vm(MASK_HIGH_WASTE), PG(2) - 5000);
 	CHECK_EQ(vm(MASK_ALLOC), 0);
 	CHECK_EQ(stats().free_bytes, M(16));
 	__free_pages_mask(a, 5000);
 	CHECK_EQ(harness_buddy_free_pages(), before);
+}
+
+/*
+ * A mask that ends inside the pool's span: the pool took all memory below
+ * it, so the zones are never asked, whatever the gfp, and a full pool
+ * fails without them.
+ */
+static void t_zones_skipped_inside_span(void)
+{
+	struct harness_boot_opts o = { .increase = M(4) };	/* span [0, 20 MB) */
+	struct page *a, *b, *c, *d, *all;
+	void *v;
+
+	harness_boot(&o);
+	a = alloc_pages_mask(GFP_KERNEL, PG(1), M(20) - 1);	/* ends at the span's end */
+	b = alloc_pages_mask(GFP_KERNEL | __GFP_NOFAIL, PG(2), M(16) - 1);
+	c = alloc_pages_mask_node(0, GFP_ATOMIC, 5000, M(8) - 1);
+	v = get_pages_mask(GFP_KERNEL | __GFP_ZERO, PG(3), 0xabcdef);
+	CHECK_EQ(harness_buddy_calls, 0);
+	CHECK_EQ(pfn(a), (M(20) >> PAGE_SHIFT) - 1);
+	CHECK(b && c && v && mask_pool_page(b) && mask_pool_page(c));
+	CHECK_EQ(vm(MASK_ALLOC), 4);
+	CHECK_EQ(vm(MASK_HIGHER), 0);
+	/* One page above the span's end: the zones first (their first page). */
+	d = alloc_pages_mask(GFP_KERNEL, PG(1), M(20) + PAGE_SIZE - 1);
+	CHECK_EQ(harness_buddy_calls, 1);
+	CHECK(d && !mask_pool_page(d));
+	CHECK_EQ(pfn(d), M(20) >> PAGE_SHIFT);
+	__free_pages_mask(d, PG(1));
+	/* A full pool below such a mask fails without the zones. */
+	__free_pages_mask(a, PG(1));
+	__free_pages_mask(b, PG(2));
+	__free_pages_mask(c, 5000);
+	free_pages_mask(v, PG(3));
+	all = alloc_pages_mask(GFP_ATOMIC, M(20), M(20) - 1);
+	CHECK_EQ(pfn(all), 0);
+	CHECK(!alloc_pages_mask(GFP_ATOMIC | __GFP_NOWARN, PG(1), M(16) - 1));
+	CHECK(!alloc_pages_mask(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN, PG(1), M(20) - 1));
+	CHECK_EQ(harness_buddy_calls, 1);
+	CHECK_EQ(vm(MASK_FAIL), 2);
+	__free_pages_mask(all, M(20));
+	CHECK_EQ(stats().free_bytes, M(20));
+	CHECK_EQ(stats().misuse, 0);
+}
+
+/*
+ * The trial never reclaims: whatever the caller allows, the zones see no
+ * __GFP_DIRECT_RECLAIM (nor kswapd, __GFP_NOFAIL, __GFP_RETRY_MAYFAIL).
+ * When the zones' answer is final (the mask covers low memory), the
+ * caller's gfp goes through as it is.
+ */
+static void t_zones_trial_no_reclaim(void)
+{
+	static const gfp_t gfps[] = {
+		GFP_KERNEL, GFP_KERNEL | __GFP_NOFAIL, GFP_KERNEL | __GFP_RETRY_MAYFAIL,
+		GFP_KERNEL | __GFP_ZERO | __GFP_HIGH, GFP_NOWAIT, GFP_ATOMIC | __GFP_NOWARN,
+	};
+	struct page *a;
+	unsigned int i;
+
+	harness_boot_default();
+	harness_buddy_fail = true;
+	for (i = 0; i < ARRAY_SIZE(gfps); i++) {
+		a = alloc_pages_mask(gfps[i], PG(1), M(32) - 1);
+		CHECK(a && mask_pool_page(a));	/* the pool after the trial */
+		CHECK_EQ(harness_buddy_calls, i + 1);
+		CHECK_EQ(harness_buddy_last_gfp, TRIAL_GFP(gfps[i]));
+		CHECK(!(harness_buddy_last_gfp & __GFP_DIRECT_RECLAIM));
+		CHECK(!(harness_buddy_last_gfp & __GFP_KSWAPD_RECLAIM));
+		CHECK(!(harness_buddy_last_gfp & (__GFP_NOFAIL | __GFP_RETRY_MAYFAIL)));
+		CHECK(harness_buddy_last_gfp & __GFP_NORETRY);
+		__free_pages_mask(a, PG(1));
+	}
+	/* Final: the mask covers all of low memory (64 MB): no trial. */
+	harness_buddy_fail = false;
+	a = alloc_pages_mask(GFP_KERNEL | __GFP_RETRY_MAYFAIL, PG(1), M(64) - 1);
+	CHECK(a && !mask_pool_page(a));
+	CHECK_EQ(harness_buddy_last_gfp, GFP_KERNEL | __GFP_RETRY_MAYFAIL | GFP_DMA32);
+	__free_pages_mask(a, PG(1));
+	a = alloc_pages_mask(GFP_KERNEL, PG(1), U64_MAX);
+	CHECK(a && !mask_pool_page(a));
+	CHECK_EQ(harness_buddy_last_gfp, GFP_KERNEL);
+	__free_pages_mask(a, PG(1));
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(stats().free_bytes, M(16));
 }
 
 static void t_normal_above_mask_given_back(void)
@@ -2350,6 +2447,7 @@ static const struct test_case tests[] = {
 	T(mask_sub_page_and_lowest), T(cursor_rotation),
 	T(cursor_upper_half_rule), T(cursor_used_in_upper_half),
 	T(bitmap_skip), T(rounding_waste), T(normal_first_below_mask),
+	T(zones_skipped_inside_span), T(zones_trial_no_reclaim),
 	T(normal_above_mask_given_back), T(normal_fail_uses_pool),
 	T(mask_covers_low_memory), T(mask_above_4g_no_dma32),
 	T(force_skips_normal), T(zeroing), T(get_free_roundtrip),
