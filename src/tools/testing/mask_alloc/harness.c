@@ -54,6 +54,25 @@ static pthread_mutex_t zone_lock = PTHREAD_MUTEX_INITIALIZER;
 #define UNLOCK(l)	do { } while (0)
 #endif
 
+bool harness_fatal_signal;
+
+struct harness_hook_call harness_hook_log[HARNESS_HOOK_LOG];
+unsigned long harness_hook_nr;
+
+static void hook_log(char what, struct page *page, unsigned int order)
+{
+	LOCK(log_lock);
+	harness_hook_log[harness_hook_nr++ % HARNESS_HOOK_LOG] =
+		(struct harness_hook_call){ what, page_to_pfn(page), order };
+	UNLOCK(log_lock);
+}
+
+void harness_hook_log_clear(void)
+{
+	memset(harness_hook_log, 0, sizeof(harness_hook_log));
+	harness_hook_nr = 0;
+}
+
 /* WARN_ON_ONCE() flags that fired, re-armed by harness_reset(). */
 static bool *warn_flags[64];
 static unsigned int warn_nr;
@@ -384,6 +403,7 @@ void post_alloc_hook(struct page *page, unsigned int order, gfp_t gfp)
 
 	if (harness_locks_held)
 		harness_error("%s() with a spinlock held", __func__);
+	hook_log('A', page, order);
 	for (i = 0; i < n; i++) {
 		struct page *p = page + i;
 
@@ -423,16 +443,14 @@ void prep_new_page(struct page *page, unsigned int order, gfp_t gfp,
 }
 
 /*
- * The allocator's own check of a pool range before anything touches it,
- * if mm/mask_alloc.c has one (weak: NULL when it does not).  Called where
- * patch 0005 ("mm: route GFP_DMA allocations and pool frees through the
- * mask pool") calls it in free_pages_prepare(); keep the two in step.
+ * The allocator's own check of a pool range before anything touches it
+ * (mask_pool_free_ok() of mm/mask_alloc.c).  Called where patch 0005
+ * ("mm: route GFP_DMA allocations and pool frees through the mask pool")
+ * calls it in free_pages_prepare(); keep the two in step.
  */
-extern bool mask_pool_free_ok(struct page *page, unsigned int nr_pages) __weak;
-
 static bool pool_free_ok(struct page *page, unsigned long n)
 {
-	if (!mask_pool_free_ok || !mask_pool_page(page))
+	if (!mask_pool_page(page))
 		return true;
 	return mask_pool_free_ok(page, n);
 }
@@ -485,6 +503,7 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 
 	if (harness_locks_held)
 		harness_error("%s() with a spinlock held", __func__);
+	hook_log('F', page, order);
 	if (!pool_free_ok(page, n))
 		return false;
 	if (PageHWPoison(page) && !order) {
@@ -534,6 +553,7 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 
 	if (harness_locks_held)
 		harness_error("%s() with a spinlock held", __func__);
+	hook_log('F', page, order);
 	if (page->flags & PG_tail) {
 		bad_page(page, "tail page freed");
 		return false;
@@ -979,6 +999,8 @@ void harness_reset(void)
 	harness_wait_cb_delay = 10;
 	harness_wait_calls = harness_wakeups = 0;
 	harness_wait_limit = 100000;
+	harness_fatal_signal = false;
+	harness_hook_log_clear();
 	dfs_nr = 0;
 }
 

@@ -50,6 +50,23 @@ extern unsigned long harness_wait_calls;
 extern unsigned long harness_wakeups;
 extern unsigned long harness_wait_limit;
 
+/* A fatal signal for the current task: killable waits end (see shim.h). */
+extern bool harness_fatal_signal;
+
+/*
+ * The last HARNESS_HOOK_LOG calls of post_alloc_hook() ('A') and
+ * free_pages_prepare() ('F'), oldest first from harness_hook_nr - n.
+ */
+#define HARNESS_HOOK_LOG	64
+struct harness_hook_call {
+	char what;
+	unsigned long pfn;
+	unsigned int order;
+};
+extern struct harness_hook_call harness_hook_log[HARNESS_HOOK_LOG];
+extern unsigned long harness_hook_nr;
+void harness_hook_log_clear(void);
+
 /* Fault injection: calls of should_fail_ex(), failed or not. */
 extern unsigned long harness_should_fail_calls;
 

@@ -999,6 +999,13 @@ static void t_free_with_extra_ref(void)
 	CHECK_EQ(vm(MASK_FREE), 1);
 }
 
+/*
+ * The head bit moves only when the piece that holds it goes, to the page
+ * after that piece if it is still allocated; a piece freed before it (the
+ * middle here) leaves what follows it headless.  MASK_FREE counts the
+ * allocation once: when the piece with the head goes and nothing of the
+ * allocation follows it.
+ */
 static void t_subrange_api_split(void)
 {
 	struct page *a;
@@ -1009,16 +1016,26 @@ static void t_subrange_api_split(void)
 	for (i = 1; i < 5; i++)
 		set_page_refcounted(a + i);	/* as split_page() does */
 	__free_pages(a + 2, 0);
+	CHECK_EQ(map_char(4091), 'H');
+	CHECK_EQ(map_char(4092), '#');
 	CHECK_EQ(map_char(4093), '.');
-	CHECK_EQ(map_char(4094), 'H');	/* new head after the hole */
+	CHECK_EQ(map_char(4094), '#');	/* no new head after the hole */
+	CHECK_EQ(map_char(4095), '#');
 	__free_pages(a, 0);
-	CHECK_EQ(map_char(4092), 'H');
-	__free_pages(a + 1, 0);
-	CHECK(vm(MASK_FREE) <= 1);	/* a+3 and a+4 are still out */
+	CHECK_EQ(map_char(4091), '.');
+	CHECK_EQ(map_char(4092), 'H');	/* the head moved with its piece */
+	CHECK_EQ(vm(MASK_FREE), 0);
+	__free_pages(a + 1, 0);		/* the head's piece, a free page after it */
+	CHECK_EQ(map_char(4092), '.');
+	CHECK_EQ(map_char(4094), '#');
+	CHECK_EQ(vm(MASK_FREE), 1);
+	CHECK_EQ(stats().used_bytes, PG(2));
 	__free_pages(a + 4, 0);
+	CHECK_EQ(map_char(4094), '#');
 	__free_pages(a + 3, 0);
 	CHECK_EQ(vm(MASK_FREE), 1);	/* one allocation, given back once */
 	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(stats().misuse, 0);
 }
 
 static void t_subrange_split_page(void)
@@ -1030,14 +1047,179 @@ static void t_subrange_split_page(void)
 	harness_boot_default();
 	a = mask_pool_alloc_compat(GFP_KERNEL, 2);
 	CHECK(a && pfn(a) % 4 == 0);
+	if (!a)
+		return;
 	split_page(a, 2);
 	for (i = 0; i < 4; i++) {
 		__free_pages(a + order_of_frees[i], 0);
-		if (i == 0)
-			CHECK_EQ(map_char(pfn(a) + 3), 'H');
+		if (i == 0) {		/* a+2: a keeps the head, a+3 has none */
+			CHECK_EQ(map_char(pfn(a)), 'H');
+			CHECK_EQ(map_char(pfn(a) + 3), '#');
+		}
+		if (i == 1)		/* a: the head moves to a+1 */
+			CHECK_EQ(map_char(pfn(a) + 1), 'H');
+		if (i == 2) {		/* a+3: no head, nothing moves */
+			CHECK_EQ(map_char(pfn(a) + 1), 'H');
+			CHECK_EQ(vm(MASK_FREE), 0);
+		}
 	}
+	CHECK_EQ(vm(MASK_FREE), 1);	/* with a+1, the head's piece */
 	CHECK_EQ(stats().free_bytes, M(16));
 	CHECK_EQ(vm(MASK_ALLOC), 1);
+	CHECK_EQ(stats().misuse, 0);
+}
+
+/* The hook calls since harness_hook_log_clear() are exactly @want. */
+static bool hooks_are(const char *what, int line, const struct harness_hook_call *want,
+		      unsigned long n)
+{
+	unsigned long i;
+	bool ok = harness_hook_nr == n && n <= HARNESS_HOOK_LOG;
+
+	for (i = 0; ok && i < n; i++)
+		ok = harness_hook_log[i].what == want[i].what &&
+		     harness_hook_log[i].pfn == want[i].pfn &&
+		     harness_hook_log[i].order == want[i].order;
+	if (ok)
+		return true;
+	fprintf(stderr, "  FAIL %s:%d: %s: hook calls", __FILE__, line, what);
+	for (i = 0; i < harness_hook_nr && i < HARNESS_HOOK_LOG; i++)
+		fprintf(stderr, " %c%lu/%u", harness_hook_log[i].what,
+			harness_hook_log[i].pfn, harness_hook_log[i].order);
+	fprintf(stderr, ", want");
+	for (i = 0; i < n; i++)
+		fprintf(stderr, " %c%lu/%u", want[i].what, want[i].pfn, want[i].order);
+	fputc('\n', stderr);
+	failed = 1;
+	return false;
+}
+
+#define HOOKS(what, ...) do {						\
+	const struct harness_hook_call __w[] = { __VA_ARGS__ };	\
+	hooks_are(what, __LINE__, __w, ARRAY_SIZE(__w));		\
+	harness_hook_log_clear();					\
+} while (0)
+#define HA(p, o)	{ 'A', (p), (o) }
+#define HF(p, o)	{ 'F', (p), (o) }
+
+/*
+ * Runs are prepared and freed in naturally sized chunks, largest first
+ * (at most MAX_PAGE_ORDER): post_alloc_hook() per chunk, one alloc tag per
+ * chunk.  __free_pages_mask() frees all chunks but the first, then the
+ * first; with a speculative reference on the first page, the rest of the
+ * first chunk goes at once, as __free_pages() does, without alloc tags,
+ * and the first page when the reference is dropped.  Bounce runs are
+ * freed chunk by chunk from the start.
+ */
+static void t_chunks_prepared_and_freed(void)
+{
+	unsigned long p, i;
+	struct page *a, *b;
+	int tags = 0;
+
+	boot_force();
+	harness_hook_log_clear();
+	a = alloc_pages_mask(GFP_KERNEL, PG(13), M(16) - 1);	/* 4083..4095: 8 + 4 + 1 */
+	CHECK_EQ(pfn(a), 4083);
+	if (!a)
+		return;
+	HOOKS("alloc 13 pages", HA(4083, 3), HA(4091, 2), HA(4095, 0));
+	for (i = 0; i < 13; i++)
+		tags += a[i].tag;
+	CHECK(a[0].tag == 1 && a[8].tag == 1 && a[12].tag == 1 && tags == 3);
+	CHECK(a->_refcount == 1 && !a[8]._refcount && !a[12]._refcount);
+	__free_pages_mask(a, PG(13));
+	HOOKS("free 13 pages", HF(4091, 2), HF(4095, 0), HF(4083, 3));
+	CHECK_EQ(vm(MASK_FREE), 1);
+
+	/* 2500 pages: 1024 + 1024 + 256 + 128 + 64 + 4 */
+	b = alloc_pages_mask(GFP_KERNEL, PG(2500), M(16) - 1);
+	CHECK(b != NULL);
+	if (!b)
+		return;
+	p = pfn(b);
+	HOOKS("alloc 2500 pages", HA(p, 10), HA(p + 1024, 10), HA(p + 2048, 8),
+	      HA(p + 2304, 7), HA(p + 2432, 6), HA(p + 2496, 2));
+	__free_pages_mask(b, PG(2500));
+	HOOKS("free 2500 pages", HF(p + 1024, 10), HF(p + 2048, 8), HF(p + 2304, 7),
+	      HF(p + 2432, 6), HF(p + 2496, 2), HF(p, 10));
+	CHECK_EQ(vm(MASK_FREE), 2);
+
+	/* A speculative reference: 4 + 2 + 1, then the first chunk's rest. */
+	a = alloc_pages_mask(GFP_KERNEL, PG(7), M(16) - 1);
+	CHECK(a != NULL);
+	if (!a)
+		return;
+	p = pfn(a);
+	HOOKS("alloc 7 pages", HA(p, 2), HA(p + 4, 1), HA(p + 6, 0));
+	get_page(a);
+	__free_pages_mask(a, PG(7));
+	HOOKS("free 7 pages, referenced", HF(p + 4, 1), HF(p + 6, 0), HF(p + 2, 1),
+	      HF(p + 1, 0));
+	CHECK_EQ(stats().used_bytes, PG(1));
+	CHECK_EQ(map_char(p), 'H');
+	CHECK_EQ(a->tag, 1);		/* the chunk's tag stays with the page */
+	CHECK_EQ(vm(MASK_FREE), 2);
+	put_page(a);
+	HOOKS("the reference dropped", HF(p, 0));
+	CHECK_EQ(vm(MASK_FREE), 3);
+
+	/* Bounce runs: the same chunks, freed from the first. */
+	b = mask_pool_alloc_bounce(7, M(16) - 1, 0, 0, ~0UL);
+	CHECK(!IS_ERR(b));
+	if (IS_ERR(b))
+		return;
+	p = pfn(b);
+	HOOKS("bounce 7 pages", HA(p, 2), HA(p + 4, 1), HA(p + 6, 0));
+	mask_pool_free_bounce(b, 7);
+	HOOKS("bounce free", HF(p, 2), HF(p + 4, 1), HF(p + 6, 0));
+	CHECK_EQ(vm(MASK_FREE), 4);
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(stats().misuse, 0);
+}
+
+/*
+ * mask_pool_free_ok(), which free_pages_prepare() asks first: a range is
+ * fine only inside one allocation (all pages allocated, no first page of
+ * another allocation after its own first page).  A refusal is misuse,
+ * warned once, and changes nothing.
+ */
+static void t_free_ok_one_allocation(void)
+{
+	struct page *a, *b;
+
+	boot_force();
+	a = alloc_pages_mask(GFP_KERNEL, PG(5), M(16) - 1);	/* 4091..4095 */
+	b = alloc_pages_mask(GFP_KERNEL, PG(2), M(16) - 1);	/* 4089..4090 */
+	CHECK(pfn(a) == 4091 && pfn(b) == 4089);
+	if (pfn(a) != 4091 || pfn(b) != 4089)
+		return;
+	CHECK(mask_pool_free_ok(a, 5));
+	CHECK(mask_pool_free_ok(a + 1, 4));	/* from the middle to the end */
+	CHECK(mask_pool_free_ok(a + 2, 1));
+	CHECK(mask_pool_free_ok(b, 2));
+	CHECK(mask_pool_free_ok(b + 1, 1));
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(harness_warnings, 0);
+	CHECK(!mask_pool_free_ok(b, 3));	/* into a's first page */
+	CHECK(!mask_pool_free_ok(b + 1, 2));
+	CHECK(!mask_pool_free_ok(a + 3, 3));	/* past the end of the pool */
+	CHECK(!mask_pool_free_ok(b - 1, 2));	/* a free page first */
+	CHECK(!mask_pool_free_ok(pfn_to_page(100), 1));
+	CHECK(!mask_pool_free_ok(a, 0));
+	CHECK_EQ(stats().misuse, 6);
+	CHECK_EQ(harness_warnings, 1);
+	expected_warnings = 1;
+	/* A freed middle page splits the range. */
+	set_page_refcounted(a + 2);
+	__free_pages(a + 2, 0);
+	CHECK(!mask_pool_free_ok(a + 1, 3));
+	CHECK(mask_pool_free_ok(a + 3, 2));
+	CHECK_EQ(stats().misuse, 7);
+	CHECK_EQ(stats().used_bytes, PG(6));
+	CHECK_EQ(map_char(4091), 'H');
+	CHECK_EQ(map_char(4089), 'H');
+	CHECK_EQ(vm(MASK_FREE), 0);
 }
 
 static void t_subrange_pages_exact(void)
@@ -2459,7 +2641,8 @@ static const struct test_case tests[] = {
 	T(misuse_free_not_head), T(misuse_double_free),
 	T(misuse_release_free_page), T(misuse_free_size_zero),
 	T(free_normal_page), T(free_with_extra_ref), T(subrange_api_split),
-	T(subrange_split_page), T(subrange_pages_exact),
+	T(subrange_split_page), T(chunks_prepared_and_freed),
+	T(free_ok_one_allocation), T(subrange_pages_exact),
 	T(subrange_speculative_ref), T(compound_folio_put),
 	T(compat_alignment), T(compat_alignment_odd_pool),
 	T(compat_below_16m_and_zero),
