@@ -1301,7 +1301,9 @@ static void t_compat_alignment(void)
 
 static void t_compat_alignment_odd_pool(void)
 {
-	struct harness_boot_opts o = { .has_param = true, .param = "20M", .holes = true };
+	/* 128 MB: 20 MB is below the clamp of maskzone= (mask_zone_max()) */
+	struct harness_boot_opts o = { .has_param = true, .param = "20M", .holes = true,
+				       .mem = M(128) };
 	struct page *a, *b;
 	unsigned int order;
 
@@ -1426,10 +1428,15 @@ static void t_param_zero(void)
 	CHECK_EQ(stats().pool_bytes, M(16));
 }
 
+/*
+ * maskzone=size is clamped so that the kernel keeps a quarter of the free
+ * memory, at least 64 MB (mask_zone_max()): on a 128 MB machine up to
+ * 64 MB are honoured.
+ */
 static void t_param_explicit_size(void)
 {
 	struct harness_boot_opts o = { .has_param = true, .param = "20M,force",
-				       .increase = M(8) };
+				       .increase = M(8), .mem = M(128) };
 	struct mask_pool_stats st;
 
 	harness_boot(&o);
@@ -1437,15 +1444,18 @@ static void t_param_explicit_size(void)
 	CHECK_EQ(st.pool_bytes, M(20));	/* increase ignored */
 	CHECK_EQ(st.highest_addr, M(20) - 1);
 	CHECK(st.force);
+	CHECK(!harness_log_contains("too little memory"));
 }
 
 static void t_param_explicit_with_holes(void)
 {
-	struct harness_boot_opts o = { .has_param = true, .param = "8M", .holes = true };
+	struct harness_boot_opts o = { .has_param = true, .param = "8M", .holes = true,
+				       .mem = M(128) };
 	struct mask_pool_stats st;
 
 	harness_boot(&o);
 	st = stats();
+	CHECK(!harness_log_contains("too little memory"));
 	CHECK_EQ(st.pool_bytes, M(8));
 	CHECK_EQ(st.lowest_addr, HOLE0_END);
 	/* lowest first: 240 pages below 1 MB, the rest from 3 MB up around
@@ -1454,11 +1464,82 @@ static void t_param_explicit_with_holes(void)
 		 (HOLE1_END - HOLE1_START) + (HOLE2_END - HOLE2_START) - 1);
 }
 
+/*
+ * A machine with no more free memory than the kernel keeps (64 MB): the
+ * clamp is 0, so the explicit size is dropped and the default pool (all
+ * free memory below 16 MB) is used, with one message.
+ */
 static void t_param_too_big(void)
 {
 	boot_param("128M");
-	CHECK(harness_log_contains("larger than low memory"));
+	CHECK(harness_log_contains("mask_alloc: maskzone=131072K would leave too little memory for the kernel (65536K free, 65536K below 0x100000000); the pool is clamped to 0K\n"));
+	CHECK(!harness_log_contains("were free"));
 	CHECK_EQ(stats().pool_bytes, M(16));
+	CHECK_EQ(stats().highest_addr, M(16) - 1);
+}
+
+/* The same for any explicit size on such a machine, even a small one. */
+static void t_param_no_room_default_pool(void)
+{
+	struct harness_boot_opts o = { .has_param = true, .param = "4M", .holes = true };
+
+	harness_boot(&o);
+	CHECK(harness_log_contains("maskzone=4096K would leave too little memory for the kernel (63412K free, 63412K below 0x100000000); the pool is clamped to 0K"));
+	CHECK_EQ(stats().pool_bytes, M(16) - (HOLE0_END - HOLE0_START) -
+		 (HOLE1_END - HOLE1_START) - (HOLE2_END - HOLE2_START));
+}
+
+/* Above the clamp: the pool gets the clamp, lowest memory first. */
+static void t_param_clamped(void)
+{
+	struct harness_boot_opts o = { .has_param = true, .param = "100M", .mem = M(128) };
+	struct mask_pool_stats st;
+
+	harness_boot(&o);
+	CHECK(harness_log_contains("mask_alloc: maskzone=102400K would leave too little memory for the kernel (131072K free, 131072K below 0x100000000); the pool is clamped to 65536K\n"));
+	CHECK(!harness_log_contains("were free"));
+	st = stats();
+	CHECK_EQ(st.pool_bytes, M(64));
+	CHECK_EQ(st.lowest_addr, 0);
+	CHECK_EQ(st.highest_addr, M(64) - 1);
+}
+
+/* At the clamp exactly: honoured, no message; a page more is clamped. */
+static void t_param_at_clamp(void)
+{
+	struct harness_boot_opts o = { .has_param = true, .param = "64M", .mem = M(128),
+				       .no_handover = true };
+
+	harness_boot(&o);
+	CHECK(!harness_log_contains("too little memory"));
+	CHECK(harness_memblock_is_reserved((M(64) >> PAGE_SHIFT) - 1));
+	CHECK(!harness_memblock_is_reserved(M(64) >> PAGE_SHIFT));
+}
+
+static void t_param_one_page_over_clamp(void)
+{
+	struct harness_boot_opts o = { .has_param = true, .param = "65540K", .mem = M(128),
+				       .no_handover = true };
+
+	harness_boot(&o);
+	CHECK(harness_log_contains("maskzone=65540K would leave too little memory for the kernel (131072K free, 131072K below 0x100000000); the pool is clamped to 65536K"));
+	CHECK(harness_memblock_is_reserved((M(64) >> PAGE_SHIFT) - 1));
+	CHECK(!harness_memblock_is_reserved(M(64) >> PAGE_SHIFT));
+}
+
+/*
+ * Above 256 MB of free memory the kernel keeps a quarter: 320 MB free
+ * leave 240 MB for the pool.
+ */
+static void t_param_clamp_quarter(void)
+{
+	struct harness_boot_opts o = { .has_param = true, .param = "300M", .mem = M(320),
+				       .no_handover = true };
+
+	harness_boot(&o);
+	CHECK(harness_log_contains("maskzone=307200K would leave too little memory for the kernel (327680K free, 327680K below 0x100000000); the pool is clamped to 245760K"));
+	CHECK(harness_memblock_is_reserved((M(240) >> PAGE_SHIFT) - 1));
+	CHECK(!harness_memblock_is_reserved(M(240) >> PAGE_SHIFT));
 }
 
 static void t_param_force_only(void)
@@ -1766,7 +1847,9 @@ static void t_bad_free_bounce_foreign_middle(void)
 /* A size that is not a whole number of pages: rounded up, and said so. */
 static void t_param_unaligned(void)
 {
-	boot_param("12345");
+	struct harness_boot_opts o = { .has_param = true, .param = "12345", .mem = M(128) };
+
+	harness_boot(&o);
 	CHECK(harness_log_contains("maskzone=12345 is not a whole number of pages; the pool gets 16384 bytes"));
 	CHECK_EQ(stats().pool_bytes, PG(4));
 }
@@ -2649,6 +2732,8 @@ static const struct test_case tests[] = {
 	T(compat_exhaustion), T(parser_table), T(param_bare),
 	T(param_garbage), T(param_zero), T(param_explicit_size),
 	T(param_explicit_with_holes), T(param_too_big),
+	T(param_no_room_default_pool), T(param_clamped), T(param_at_clamp),
+	T(param_one_page_over_clamp), T(param_clamp_quarter),
 	T(param_force_only), T(increase_mask_zone),
 	T(increase_bottom_up_around_holes), T(increase_after_handover),
 	T(bitmaps_from_memblock), T(no_reserve_no_pool),
