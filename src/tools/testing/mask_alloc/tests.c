@@ -2685,9 +2685,11 @@ static void t_prod_hwpoison_kept(void)
 	if (!a)
 		return;
 	SetPageHWPoison(a + 1);		/* memory_failure() */
+	/* chunks a..a+1 (order 1, not kept: only order 0 is) and a+2 */
 	__free_pages_mask(a, PG(3));
 	CHECK_EQ(stats().misuse, 0);
 	CHECK_EQ(harness_warnings, 0);
+	CHECK_EQ(stats().hwpoison_pages, 0);
 	for (i = 0; i < POOL_PAGES; i++) {
 		p = alloc_page_mask(GFP_ATOMIC | __GFP_NOWARN, M(16) - 1);
 		if (!p)
@@ -2695,6 +2697,114 @@ static void t_prod_hwpoison_kept(void)
 		CHECK(p != a + 1);
 	}
 	CHECK_EQ(i, POOL_PAGES - 1);
+	/* found when an allocation took it: kept used, a run of its own */
+	CHECK_EQ(stats().hwpoison_pages, 1);
+	CHECK_EQ(map_char(4094), 'H');
+	CHECK_EQ(stats().free_bytes, 0);
+	CHECK(harness_log_contains("HWPoison page(s) in pfns 0xffe-0xffe kept out of use"));
+	CHECK_EQ(stats().misuse, 0);
+}
+
+/*
+ * A HWPoison page in a run just taken (mask_run_clean()): the page stays
+ * used for good with its own head bit, counted in hwpoison_pages, the
+ * rest of the run goes back, and the search goes on.  An order-0 free of
+ * a HWPoison page never reaches the pool: free_pages_prepare() keeps it.
+ */
+static void t_hwpoison_run_retried(void)
+{
+	struct page *rest, *a, *b, *c;
+
+	boot_force();
+	rest = alloc_pages_mask(GFP_ATOMIC, PG(POOL_PAGES - 3), PG(POOL_PAGES - 3) - 1);
+	CHECK_EQ(pfn(rest), 0);			/* 4093..4095 stay free */
+	SetPageHWPoison(pfn_to_page(4094));
+	CHECK(!alloc_pages_mask(GFP_ATOMIC | __GFP_NOWARN, PG(3), M(16) - 1));
+	CHECK(harness_log_contains("1 HWPoison page(s) in pfns 0xffd-0xfff kept out of use"));
+	CHECK_EQ(stats().hwpoison_pages, 1);
+	CHECK_EQ(stats().free_bytes, PG(2));
+	CHECK_EQ(map_char(4093), '.');
+	CHECK_EQ(map_char(4094), 'H');
+	CHECK_EQ(map_char(4095), '.');
+	CHECK_EQ(vm(MASK_ALLOC), 1);
+	/* The two clean pages are served; the poisoned one never. */
+	a = alloc_page_mask(GFP_ATOMIC, M(16) - 1);
+	b = alloc_page_mask(GFP_ATOMIC, M(16) - 1);
+	CHECK(a && b && a != b && pfn(a) != 4094 && pfn(b) != 4094);
+	CHECK(!alloc_page_mask(GFP_ATOMIC | __GFP_NOWARN, M(16) - 1));
+	/* Bounce runs too: free both, poison 4095, take one page twice. */
+	__free_page_mask(a);
+	__free_page_mask(b);
+	SetPageHWPoison(pfn_to_page(4095));
+	c = mask_pool_alloc_bounce(1, M(16) - 1, 0, 0, ~0UL);
+	CHECK_EQ(pfn(c), 4093);
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(1, M(16) - 1, 0, 0, ~0UL)), -ENOMEM);
+	CHECK_EQ(stats().hwpoison_pages, 2);
+	CHECK_EQ(map_char(4095), 'H');
+	CHECK_EQ(stats().free_bytes, 0);
+	if (!IS_ERR(c))
+		mask_pool_free_bounce(c, 1);
+	/* An order-0 free of a poisoned page: kept out before the pool. */
+	__free_pages_mask(rest, PG(POOL_PAGES - 3));
+	a = alloc_page_mask(GFP_ATOMIC, M(16) - 1);
+	CHECK(a && !PageHWPoison(a));
+	if (!a)
+		return;
+	SetPageHWPoison(a);
+	__free_page_mask(a);
+	CHECK_EQ(map_char(pfn(a)), 'H');
+	CHECK_EQ(stats().hwpoison_pages, 2);	/* not found by an allocation */
+	CHECK_EQ(stats().free_bytes, M(16) - PG(3));
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(harness_warnings, 0);
+}
+
+/*
+ * The wait for frees is killable (unless __GFP_NOFAIL): a fatal signal
+ * pending before it or arriving during it fails the allocation at once.
+ */
+static void raise_fatal_signal(void)
+{
+	harness_fatal_signal = true;
+}
+
+static void t_wait_killed_by_fatal_signal(void)
+{
+	struct page *a;
+	unsigned long j;
+
+	boot_force();
+	victim_size = M(16);
+	victim = alloc_pages_mask(GFP_ATOMIC, victim_size, M(16) - 1);
+	/* pending: no sleep at all */
+	harness_fatal_signal = true;
+	harness_log_clear();
+	j = jiffies;
+	CHECK(!alloc_page_mask(GFP_KERNEL, M(16) - 1));
+	CHECK(!alloc_page_mask(GFP_KERNEL | __GFP_RETRY_MAYFAIL, M(16) - 1));
+	CHECK(!mask_pool_alloc_compat(GFP_KERNEL, 0));
+	CHECK_EQ(jiffies, j);
+	CHECK_EQ(harness_wait_calls, 0);
+	CHECK_EQ(vm(MASK_WAIT), 0);
+	CHECK_EQ(vm(MASK_FAIL), 3);
+	CHECK(harness_log_contains("cannot allocate 4096 bytes below 0xffffff"));
+	/* arriving 10 jiffies into the wait: it ends there */
+	harness_fatal_signal = false;
+	harness_wait_cb = raise_fatal_signal;
+	harness_wait_cb_delay = 10;
+	CHECK(!alloc_page_mask(GFP_KERNEL, M(16) - 1));
+	CHECK_EQ(jiffies - j, 10);
+	CHECK_EQ(vm(MASK_WAIT), 10);
+	CHECK_EQ(harness_wait_calls, 1);
+	/* __GFP_NOFAIL is not killable: it waits for the free */
+	CHECK(harness_fatal_signal);
+	nofail_calls = 0;
+	harness_wait_cb = nofail_cb;
+	a = alloc_pages_mask(GFP_KERNEL | __GFP_NOFAIL, PG(1), M(16) - 1);
+	CHECK(a != NULL);
+	CHECK_EQ(harness_wait_calls, 4);
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(vm(MASK_FAIL), 4);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2718,7 +2828,7 @@ static const struct test_case tests[] = {
 	T(force_skips_normal), T(zeroing), T(get_free_roundtrip),
 	T(exhaustion_atomic), T(exhaustion_nowarn), T(wait_timeout),
 	T(waiter_woken_by_free), T(wait_noretry), T(wait_bounded_total),
-	T(wait_retry_mayfail), T(wait_nofail), T(impossible_no_wait), T(impossible_holes_no_wait),
+	T(wait_retry_mayfail), T(wait_nofail), T(wait_killed_by_fatal_signal), T(impossible_no_wait), T(impossible_holes_no_wait),
 	T(large_skips_buddy), T(misuse_size_zero), T(misuse_zone_modifiers),
 	T(misuse_free_smaller), T(misuse_free_larger),
 	T(misuse_free_not_head), T(misuse_double_free),
@@ -2752,7 +2862,7 @@ static const struct test_case tests[] = {
 	T(prod_double_free_mask), T(prod_legit_tail_rule),
 	T(prod_legit_split_any_order), T(prod_legit_pages_exact),
 	T(prod_mask_free_once), T(prod_mask_free_once_chunks),
-	T(prod_hwpoison_kept),
+	T(prod_hwpoison_kept), T(hwpoison_run_retried),
 	T(stress_fixed_seed), T(stress_random_seed),
 };
 
