@@ -20,6 +20,7 @@
 #include "stress.h"
 
 static int failed;
+static const char *fail_word = "FAIL";	/* "TODO" in a known-issue case */
 static unsigned long expected_warnings;
 static unsigned long expected_bad_pages;
 static unsigned long expected_errors;	/* harness errors a case provokes */
@@ -29,7 +30,7 @@ static unsigned long stress_iters = 5000;
 
 #define CHECK(cond) do {						\
 	if (!(cond)) {							\
-		fprintf(stderr, "  FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+		fprintf(stderr, "  %s %s:%d: %s\n", fail_word, __FILE__, __LINE__, #cond); \
 		failed = 1;						\
 	}								\
 } while (0)
@@ -38,8 +39,8 @@ static unsigned long stress_iters = 5000;
 	unsigned long long __a = (unsigned long long)(a);		\
 	unsigned long long __b = (unsigned long long)(b);		\
 	if (__a != __b) {						\
-		fprintf(stderr, "  FAIL %s:%d: %s == %s (%#llx != %#llx)\n", \
-			__FILE__, __LINE__, #a, #b, __a, __b);		\
+		fprintf(stderr, "  %s %s:%d: %s == %s (%#llx != %#llx)\n", \
+			fail_word, __FILE__, __LINE__, #a, #b, __a, __b);		\
 		failed = 1;						\
 	}								\
 } while (0)
@@ -1082,7 +1083,7 @@ static bool hooks_are(const char *what, int line, const struct harness_hook_call
 		     harness_hook_log[i].order == want[i].order;
 	if (ok)
 		return true;
-	fprintf(stderr, "  FAIL %s:%d: %s: hook calls", __FILE__, line, what);
+	fprintf(stderr, "  %s %s:%d: %s: hook calls", fail_word, __FILE__, line, what);
 	for (i = 0; i < harness_hook_nr && i < HARNESS_HOOK_LOG; i++)
 		fprintf(stderr, " %c%lu/%u", harness_hook_log[i].what,
 			harness_hook_log[i].pfn, harness_hook_log[i].order);
@@ -2082,8 +2083,8 @@ static void check_refused(const char *what, int line, unsigned long misuse0,
 	else
 		ok = m == n || (!m && b);
 	if (!ok) {
-		fprintf(stderr, "  FAIL %s:%d: %s: want %lu refusal(s) by the allocator%s;",
-			__FILE__, line, what, n,
+		fprintf(stderr, "  %s %s:%d: %s: want %lu refusal(s) by the allocator%s;",
+			fail_word, __FILE__, line, what, n,
 			harness_production ? " (counted and warned)" : " or by mm's debug checks");
 		fprintf(stderr, " misuse +%lu, bad pages +%lu, warnings %lu\n",
 			m, b, harness_warnings);
@@ -2807,14 +2808,157 @@ static void t_wait_killed_by_fatal_signal(void)
 	CHECK_EQ(vm(MASK_FAIL), 4);
 }
 
+/*
+ * ---- known allocator issues (TODO cases) ----
+ *
+ * These check what mm/mask_alloc.c should do and does not yet: they run,
+ * their failure is reported as "not ok ... # TODO" and not counted, and a
+ * pass fails the run, so that the marker goes once the allocator is fixed.
+ *
+ * All come from one root: a middle piece of an allocation freed before its
+ * head leaves the rest after it without a head bit, and nothing tells such
+ * a "headless remainder" from the continuation of the run right below it.
+ */
+
+/*
+ * Fill the pool but for a headless remainder: @x (@xn pages at the top)
+ * loses page @hole, whatever is allocated next lands there, right below
+ * the pages of @x after the hole, which have no head bit.
+ */
+static struct page *remainder_setup(unsigned long xn, unsigned long hole)
+{
+	struct page *x, *rest;
+	unsigned long i;
+
+	boot_force();
+	x = alloc_pages_mask(GFP_KERNEL, PG(xn), M(16) - 1);
+	rest = alloc_pages_mask(GFP_KERNEL, PG(POOL_PAGES - xn), M(16) - 1);
+	CHECK(pfn(x) == POOL_PAGES - xn && pfn(rest) == 0);
+	if (pfn(x) != POOL_PAGES - xn || pfn(rest))
+		return NULL;
+	for (i = 1; i < xn; i++)
+		set_page_refcounted(x + i);	/* as split_page() does */
+	fill(x, xn);
+	__free_pages(x + hole, 0);
+	CHECK_EQ(map_char(pfn(x) + hole + 1), '#');
+	CHECK_EQ(stats().free_bytes, PG(1));
+	return x;
+}
+
+/*
+ * A whole __free_pages_mask() / mask_pool_free_bounce() of a run right
+ * below a headless remainder is refused (mask_run_is_alloc(): "the page
+ * after the run must not continue it"), counted as misuse and leaked.
+ */
+static void t_known_free_mask_below_remainder(void)
+{
+	struct page *x = remainder_setup(5, 2), *y;	/* 4091..4095, hole 4093 */
+
+	if (!x)
+		return;
+	y = alloc_page_mask(GFP_KERNEL, M(16) - 1);
+	CHECK_EQ(pfn(y), 4093);
+	__free_pages_mask(y, PAGE_SIZE);
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(map_char(4093), '.');
+	CHECK_EQ(stats().free_bytes, PG(1));
+	expected_warnings = harness_warnings;	/* the check above says it */
+}
+
+static void t_known_free_bounce_below_remainder(void)
+{
+	struct page *x = remainder_setup(5, 2), *y;
+
+	if (!x)
+		return;
+	y = mask_pool_alloc_bounce(1, M(16) - 1, 0, 0, ~0UL);
+	CHECK_EQ(pfn(y), 4093);
+	if (IS_ERR(y))
+		return;
+	mask_pool_free_bounce(y, 1);
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(map_char(4093), '.');
+	expected_warnings = harness_warnings;
+}
+
+/*
+ * A free one page too large, from the run below into a headless
+ * remainder, is accepted by the allocator: by __free_pages_mask()
+ * (mask_run_is_alloc() sees one run) and by free_pages_prepare()
+ * (mask_pool_free_ok() sees no head inside), and in production frees a
+ * page of the other allocation.  (A debug kernel's bad_page() stops it,
+ * the allocator should have before.)
+ */
+static void t_known_free_mask_into_remainder(void)
+{
+	struct page *x = remainder_setup(3, 1), *y;	/* 4093..4095, hole 4094 */
+
+	if (!x)
+		return;
+	y = alloc_page_mask(GFP_KERNEL, M(16) - 1);
+	CHECK_EQ(pfn(y), 4094);
+	if (pfn(y) != 4094)
+		return;
+	__free_pages_mask(y, PG(2));
+	CHECK_EQ(stats().misuse, 1);
+	CHECK_EQ(damaged(x + 2, 1), 0);
+	expected_warnings = harness_warnings;
+	expected_bad_pages = harness_bad_pages;
+}
+
+static void t_known_free_pages_into_remainder(void)
+{
+	struct page *x = remainder_setup(3, 1), *y;
+
+	if (!x)
+		return;
+	y = mask_pool_alloc_compat(GFP_KERNEL, 0);
+	CHECK_EQ(pfn(y), 4094);
+	if (pfn(y) != 4094)
+		return;
+	__free_pages(y, 1);		/* alloc_pages(GFP_DMA, 0) freed as order 1 */
+	CHECK_EQ(stats().misuse, 1);
+	CHECK_EQ(damaged(x + 2, 1), 0);
+	expected_warnings = harness_warnings;
+	expected_bad_pages = harness_bad_pages;
+}
+
+/*
+ * The page after a freed head's piece gets the head if it is allocated
+ * without one, even when it is another allocation's remainder: the run
+ * below is then never counted in MASK_FREE, the remainder's twice.
+ */
+static void t_known_head_to_other_remainder(void)
+{
+	struct page *x = remainder_setup(3, 1), *y;	/* 4093..4095, hole 4094 */
+	unsigned long base;
+
+	if (!x)
+		return;
+	y = mask_pool_alloc_compat(GFP_KERNEL, 0);
+	CHECK_EQ(pfn(y), 4094);
+	if (pfn(y) != 4094)
+		return;
+	base = vm(MASK_FREE);
+	__free_pages(y, 0);
+	CHECK_EQ(vm(MASK_FREE) - base, 1);	/* y is back */
+	CHECK_EQ(map_char(4095), '#');
+	__free_pages(x, 0);
+	__free_pages(x + 2, 0);
+	CHECK_EQ(vm(MASK_FREE) - base, 2);	/* and x, once */
+	CHECK_EQ(stats().misuse, 0);
+}
+
 /* ------------------------------------------------------------------ */
 
 struct test_case {
 	const char *name;
 	void (*fn)(void);
+	const char *todo;	/* a known allocator issue: see above */
 };
 
-#define T(x) { #x, t_##x }
+#define T(x) { #x, t_##x, NULL }
+#define TODO(x, why) { #x, t_##x, why }
 static const struct test_case tests[] = {
 	T(boot_default), T(boot_holes), T(handover_page_state),
 	T(handover_holes_skip_allocs), T(alloc_before_handover),
@@ -2864,6 +3008,11 @@ static const struct test_case tests[] = {
 	T(prod_mask_free_once), T(prod_mask_free_once_chunks),
 	T(prod_hwpoison_kept), T(hwpoison_run_retried),
 	T(stress_fixed_seed), T(stress_random_seed),
+	TODO(known_free_mask_below_remainder, "legit free refused below a headless remainder"),
+	TODO(known_free_bounce_below_remainder, "legit bounce free refused below a headless remainder"),
+	TODO(known_free_mask_into_remainder, "__free_pages_mask() a page too large into a headless remainder accepted"),
+	TODO(known_free_pages_into_remainder, "free_pages_prepare() of a range into a headless remainder accepted"),
+	TODO(known_head_to_other_remainder, "head moves to another allocation's remainder"),
 };
 
 static int run_one(const struct test_case *t)
@@ -2879,6 +3028,8 @@ static int run_one(const struct test_case *t)
 		return 1;
 	}
 	if (!pid) {
+		if (t->todo)
+			fail_word = "TODO";
 		t->fn();
 		if (harness_errors != expected_errors) {
 			fprintf(stderr, "  %lu harness errors (expected %lu)\n",
@@ -2907,7 +3058,7 @@ static int run_one(const struct test_case *t)
 
 int main(int argc, char **argv)
 {
-	unsigned int i, passed = 0, nfailed = 0;
+	unsigned int i, passed = 0, nfailed = 0, ntodo = 0;
 	int a;
 	bool only = false;
 
@@ -2939,7 +3090,18 @@ int main(int argc, char **argv)
 			if (!sel)
 				continue;
 		}
-		if (run_one(&tests[i])) {
+		if (tests[i].todo) {
+			/* Known issue: its failure is expected, a pass is news. */
+			if (run_one(&tests[i])) {
+				printf("not ok %u %s # TODO %s\n", i + 1, tests[i].name,
+				       tests[i].todo);
+				ntodo++;
+			} else {
+				printf("ok %u %s # TODO passes now: make it a plain case\n",
+				       i + 1, tests[i].name);
+				nfailed++;
+			}
+		} else if (run_one(&tests[i])) {
 			printf("not ok %u %s\n", i + 1, tests[i].name);
 			nfailed++;
 		} else {
@@ -2947,6 +3109,8 @@ int main(int argc, char **argv)
 			passed++;
 		}
 	}
+	if (ntodo)
+		printf("# %u known allocator issue(s), TODO cases not counted\n", ntodo);
 	printf("%s: %u passed, %u failed\n",
 	       harness_production ? "mask_alloc_test_prod" : "mask_alloc_test",
 	       passed, nfailed);
