@@ -55,6 +55,19 @@ static pthread_mutex_t zone_lock = PTHREAD_MUTEX_INITIALIZER;
 #endif
 
 bool harness_fatal_signal;
+void (*harness_release_cb)(void);
+
+/* mask_pool_release(), then harness_release_cb once. */
+static void pool_release(struct page *page, unsigned long n)
+{
+	void (*cb)(void) = harness_release_cb;
+
+	mask_pool_release(page, n);
+	if (cb) {
+		harness_release_cb = NULL;
+		cb();
+	}
+}
 
 struct harness_hook_call harness_hook_log[HARNESS_HOOK_LOG];
 unsigned long harness_hook_nr;
@@ -531,7 +544,7 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 		poison_freed(p);
 	}
 	if (mask_pool_page(page)) {
-		mask_pool_release(page, n);
+		pool_release(page, n);
 		return false;
 	}
 	return true;
@@ -598,7 +611,7 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 		poison_freed(p);
 	}
 	if (mask_pool_page(page)) {
-		mask_pool_release(page, n);
+		pool_release(page, n);
 		return false;
 	}
 	return true;
@@ -1000,6 +1013,7 @@ void harness_reset(void)
 	harness_wait_calls = harness_wakeups = 0;
 	harness_wait_limit = 100000;
 	harness_fatal_signal = false;
+	harness_release_cb = NULL;
 	harness_hook_log_clear();
 	dfs_nr = 0;
 }

@@ -50,6 +50,13 @@ extern unsigned long harness_wait_calls;
 extern unsigned long harness_wakeups;
 extern unsigned long harness_wait_limit;
 
+/*
+ * Called once (then cleared) at the end of the next free_pages_prepare()
+ * that gives pool pages back: what another CPU does between two releases
+ * of one free.
+ */
+extern void (*harness_release_cb)(void);
+
 /* A fatal signal for the current task: killable waits end (see shim.h). */
 extern bool harness_fatal_signal;
 
