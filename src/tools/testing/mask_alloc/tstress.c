@@ -490,7 +490,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[a], "--multi-chunk")) {
 			multi_chunk = true;
 		} else {
-			fprintf(stderr, "usage: %s [--seed S] [--threads N] [--ops N | --seconds S] [--warn] [--multi-chunk] [-v]\n",
+			fprintf(stderr, "usage: %s [--seed S] [--threads N] [--ops N | --seconds S] [--warn]"
+				" [--multi-chunk] [-v]\n",
 				argv[0]);
 			return 2;
 		}
