@@ -33,6 +33,15 @@
  * nothing.  At the end every allocation is freed and the pool must be
  * whole again.  Any difference aborts with a description of the step.
  *
+ * The model's head bits follow mm/mask_alloc.c's rule, one release call
+ * at a time in the order the free paths make them: set on the first page
+ * of a run, moved by a release that starts at one to the page after it if
+ * that page is allocated and has none, and otherwise gone (MASK_FREE).
+ * A middle piece freed first leaves the rest of its allocation headless;
+ * the allocator then refuses a correct free of a run right below it and
+ * accepts one a page too large into it (see known_* in tests.c): the
+ * fuzzer defers such frees and does not make such misuse.
+ *
  *   make fuzz && ./mask_alloc_fuzz fuzz-corpus/      (see the Makefile)
  */
 #include <stdarg.h>
@@ -76,11 +85,12 @@ enum site {
 
 static struct rec recs[MAX_RECS];
 static int *owner;		/* per pfn of the span: OWN_*, or a rec index */
+static bool *mhead;		/* per pfn of the span: the allocator's head bit */
 static unsigned long *pristine;	/* @used right after boot */
 static struct ref_pool ref;
 static struct fk_view pv;
 static bool enabled;
-static unsigned long model_free, exp_misuse, exp_warn, exp_allocs;
+static unsigned long model_free, exp_misuse, exp_warn, exp_allocs, exp_frees;
 static bool fired[NR_SITES];
 static const uint8_t *in;
 static size_t in_len, in_pos;
@@ -148,6 +158,48 @@ static int own(unsigned long pfn)
 	return in_span(pfn) ? owner[pfn - pv.base_pfn] : OWN_HOLE;
 }
 
+static bool head_of(unsigned long pfn)
+{
+	return in_span(pfn) && mhead[pfn - pv.base_pfn];
+}
+
+static void set_head(unsigned long pfn, bool head)
+{
+	mhead[pfn - pv.base_pfn] = head;
+}
+
+/* An allocated page without a head bit: the allocator's "continues a run". */
+static bool headless_used(unsigned long pfn)
+{
+	return own(pfn) >= 0 && !head_of(pfn);
+}
+
+/* mask_run_is_alloc(): is [pfn, pfn + nr) one run for the allocator? */
+static bool model_run_is_alloc(unsigned long pfn, unsigned long nr)
+{
+	unsigned long i;
+
+	if (!nr || !in_span(pfn) || nr - 1 > pv.max_pfn - pfn)
+		return false;
+	for (i = 0; i < nr; i++)
+		if (own(pfn + i) < 0 || head_of(pfn + i) != !i)
+			return false;
+	return !headless_used(pfn + nr);
+}
+
+/* mask_free_range_ok(): may the allocator release [pfn, pfn + nr)? */
+static bool model_free_range_ok(unsigned long pfn, unsigned long nr)
+{
+	unsigned long i;
+
+	if (!nr || !in_span(pfn) || nr - 1 > pv.max_pfn - pfn)
+		return false;
+	for (i = 0; i < nr; i++)
+		if (own(pfn + i) < 0 || (i && head_of(pfn + i)))
+			return false;
+	return true;
+}
+
 static unsigned long mask_end(u64 mask)
 {
 	return (mask >> PAGE_SHIFT) + (((mask & ~PAGE_MASK) + 1) >> PAGE_SHIFT);
@@ -211,22 +263,50 @@ static void model_take(int id, unsigned long pfn, unsigned long nr)
 			fail("pfn %lu handed out but not free in the model (%d)",
 			     pfn + i, own(pfn + i));
 		owner[pfn + i - pv.base_pfn] = id;
+		set_head(pfn + i, !i);
 	}
 	model_free -= nr;
 }
 
+/* One mask_pool_release(pfn, nr) of pages of @id, as mm/mask_alloc.c does it. */
 static void model_release(int id, unsigned long pfn, unsigned long nr)
 {
+	bool ended = head_of(pfn);
 	unsigned long i;
 
-	dirty(pfn, nr);
+	dirty(pfn, nr + 1);
 	for (i = 0; i < nr; i++) {
 		if (own(pfn + i) != id)
 			fail("model: pfn %lu is not held by %d", pfn + i, id);
 		owner[pfn + i - pv.base_pfn] = OWN_FREE;
+		set_head(pfn + i, false);
 	}
+	if (ended && headless_used(pfn + nr)) {
+		set_head(pfn + nr, true);
+		ended = false;
+	}
+	exp_frees += ended;
 	model_free += nr;
 	ref_release(&ref, pfn, nr);
+}
+
+/* Order of the first chunk of a run of @nr pages (mask_chunk_order()). */
+static unsigned int chunk_order(unsigned long nr)
+{
+	return min_t(unsigned int, ilog2(nr), MAX_PAGE_ORDER);
+}
+
+/* mask_run_free_chunks(pfn, nr, from): the chunks at or after @from, in order. */
+static void model_release_chunks(int id, unsigned long pfn, unsigned long nr,
+				 unsigned long from)
+{
+	unsigned long i, n;
+
+	for (i = 0; i < nr; i += n) {
+		n = 1UL << chunk_order(nr - i);
+		if (i >= from)
+			model_release(id, pfn + i, n);
+	}
 }
 
 static void rec_check_done(int id)
@@ -299,6 +379,8 @@ static void check_all(void)
 		fail("misuse %lu, expected %lu", pv.misuse, exp_misuse);
 	if (harness_vm_events[MASK_ALLOC] != exp_allocs)
 		fail("MASK_ALLOC %lu, expected %lu", harness_vm_events[MASK_ALLOC], exp_allocs);
+	if (harness_vm_events[MASK_FREE] != exp_frees)
+		fail("MASK_FREE %lu, expected %lu", harness_vm_events[MASK_FREE], exp_frees);
 	for (id = 0; id < MAX_RECS; id++)
 		if (recs[id].live && recs[id].kind == R_BUDDY &&
 		    pfn_to_page(recs[id].pfn)->state != HPS_ALLOCATED)
@@ -327,7 +409,9 @@ static void check_all(void)
 		bool head;
 
 		w = own(pfn);
-		head = w >= 0 && own(pfn - 1) != w;
+		head = head_of(pfn);
+		if (head && w < 0)
+			fail("model: head bit on pfn %lu, owner %d", pfn, w);
 		if (test_bit(idx, pv.head) != head)
 			fail("pfn %lu: head bit %d, model %d (owner %d)", pfn,
 			     test_bit(idx, pv.head), head, w);
@@ -418,13 +502,14 @@ static void boot(void)
 	if (!enabled)
 		return;
 	owner = malloc(pv.nbits * sizeof(*owner));
+	mhead = calloc(pv.nbits, sizeof(*mhead));
 	pristine = calloc(BITS_TO_LONGS(pv.nbits) + 1, sizeof(long));
 	ref = (struct ref_pool){
 		.used = calloc(BITS_TO_LONGS(pv.nbits) + 1, sizeof(long)),
 		.base_pfn = pv.base_pfn, .max_pfn = pv.max_pfn, .nbits = pv.nbits,
 		.cursor = pv.cursor, .pool_pages = pv.pool_pages,
 	};
-	if (!owner || !pristine || !ref.used)
+	if (!owner || !mhead || !pristine || !ref.used)
 		fail("out of memory");
 	memcpy(ref.used, pv.used, BITS_TO_LONGS(pv.nbits) * sizeof(long));
 	memcpy(pristine, pv.used, BITS_TO_LONGS(pv.nbits) * sizeof(long));
@@ -552,7 +637,7 @@ static void check_zero(struct page *page, unsigned long nr)
 static int wait_id = -1;	/* the allocation being waited for */
 static unsigned int wait_frees;	/* frees left for the wait callback */
 
-static void free_whole(int id, bool vary);
+static bool free_whole(int id, bool vary);
 
 /* A wait of a blocking allocation: another "task" frees a pool allocation. */
 static void wait_cb(void)
@@ -562,12 +647,11 @@ static void wait_cb(void)
 	if (!wait_frees)
 		return;
 	for (id = 0; id < MAX_RECS; id++)
-		if (recs[id].live && rec_pool(&recs[id]) && id != wait_id)
+		if (recs[id].live && rec_pool(&recs[id]) && id != wait_id &&
+		    free_whole(id, false))
 			break;
-	if (id == MAX_RECS)
-		return;
-	wait_frees--;
-	free_whole(id, false);
+	if (id < MAX_RECS)
+		wait_frees--;
 }
 
 /*
@@ -606,7 +690,9 @@ static void pool_result(int id, struct page *page, enum kind kind, unsigned long
 static void do_alloc(gfp_t gfp, size_t size, u64 mask, bool cb)
 {
 	unsigned long end = mask_end(mask), nr = pages_of(size);
-	bool final = !pv.force && end >= max_low_pfn;
+	/* the zones are not asked below a mask that ends inside the span */
+	bool inside = enabled && end <= pv.max_pfn + 1;
+	bool final = !pv.force && !inside && end >= max_low_pfn;
 	int id = new_rec(), how = get8() % 3;
 	struct page *page;
 	void *addr;
@@ -633,6 +719,8 @@ static void do_alloc(gfp_t gfp, size_t size, u64 mask, bool cb)
 	if (page && !mask_pool_page(page)) {
 		if (pv.force)
 			fail("normal zones used under maskzone=force");
+		if (inside)
+			fail("normal zones used below a mask inside the pool's span");
 		/* byte exact here, whole pages from the pool */
 		if (page_to_phys(page) + size - 1 > mask)
 			fail("normal-zone page %lu above the mask", page_to_pfn(page));
@@ -783,8 +871,18 @@ static void do_alloc_wait(void)
 
 /* ---------------- frees ---------------- */
 
-/* Free what is left of @id, the way its kind is freed. */
-static void free_whole(int id, bool vary)
+/*
+ * A whole run of @id right below a headless remainder: mm/mask_alloc.c
+ * would refuse its free (known_free_*_below_remainder in tests.c).
+ */
+static bool free_deferred(const struct rec *r)
+{
+	return !r->split && (r->kind == R_API || r->kind == R_ADDR || r->kind == R_BOUNCE) &&
+	       headless_used(r->pfn + r->nr);
+}
+
+/* Free what is left of @id, the way its kind is freed; false: deferred. */
+static bool free_whole(int id, bool vary)
 {
 	struct rec *r = &recs[id];
 	struct page *page = pfn_to_page(r->pfn);
@@ -800,8 +898,10 @@ static void free_whole(int id, bool vary)
 			model_release(id, r->pfn + i, 1);
 		}
 		r->live = false;
-		return;
+		return true;
 	}
+	if (free_deferred(r))
+		return false;
 	op("free", "rec %d kind %d pfn %lu nr %lu size %zu", id, r->kind, r->pfn, r->nr,
 	   r->size);
 	switch (r->kind) {
@@ -817,26 +917,31 @@ static void free_whole(int id, bool vary)
 			free_pages_mask(page_address(page), size);
 		else
 			__free_pages_mask(page, size);
+		/* the chunks after the first, then the first */
+		model_release_chunks(id, r->pfn, r->nr, 1UL << chunk_order(r->nr));
+		model_release(id, r->pfn, 1UL << chunk_order(r->nr));
 		break;
 	case R_COMPAT:
 		__free_pages(page, r->order);
+		model_release(id, r->pfn, r->nr);
 		break;
 	case R_COMP:
 		if (vary && get8() & 1)
 			__free_pages(page, r->order);
 		else
 			put_page(page);
+		model_release(id, r->pfn, r->nr);
 		break;
 	case R_BOUNCE:
 		mask_pool_free_bounce(page, r->nr);
+		model_release_chunks(id, r->pfn, r->nr, 0);
 		break;
 	case R_BUDDY:
 		__free_pages_mask(page, r->size);
-		r->live = false;
-		return;
+		break;
 	}
-	model_release(id, r->pfn, r->nr);
 	r->live = false;
+	return true;
 }
 
 /* Split a pool allocation into single pages and free some of them. */
@@ -876,7 +981,7 @@ static void free_extra_ref(int id)
 	struct page *page = pfn_to_page(r->pfn);
 
 	if (r->split || (r->kind != R_API && r->kind != R_ADDR &&
-			 (r->kind != R_COMPAT || !r->order)))
+			 (r->kind != R_COMPAT || !r->order)) || free_deferred(r))
 		return;
 	op("free_extra_ref", "rec %d kind %d pfn %lu nr %lu", id, r->kind, r->pfn, r->nr);
 	get_page(page);
@@ -969,6 +1074,9 @@ static void do_misuse(void)
 		op("misuse_free_size", "rec %d nr %lu size %zu", id, recs[id].nr, size);
 		if (size >= MASK_MIN_SIZE && pages_of(size) == recs[id].nr)
 			return;
+		/* one page too many into a headless remainder is taken */
+		if (size >= MASK_MIN_SIZE && model_run_is_alloc(recs[id].pfn, pages_of(size)))
+			return;
 		__free_pages_mask(pfn_to_page(recs[id].pfn), size);
 		expect_misuse(size < MASK_MIN_SIZE ? S_FREE_ARGS : S_FREE_CHECK);
 		break;
@@ -976,8 +1084,10 @@ static void do_misuse(void)
 		pfn = pick_pfn();
 		size = pick_size();
 		op("misuse_free_page", "pfn %lu size %zu owner %d", pfn, size, own(pfn));
-		if (!in_span(pfn) || own(pfn) == OWN_HOLE || model_run(pfn, pages_of(size)))
-			return;		/* a hole or a buddy page goes to __free_pages() */
+		/* a hole or a buddy page goes to __free_pages(), a run is freed */
+		if (!in_span(pfn) || own(pfn) == OWN_HOLE || model_run(pfn, pages_of(size)) ||
+		    model_run_is_alloc(pfn, pages_of(size)))
+			return;
 		__free_pages_mask(pfn_to_page(pfn), size);
 		expect_misuse(S_FREE_CHECK);
 		break;
@@ -994,14 +1104,9 @@ static void do_misuse(void)
 		pfn = pick_pfn();
 		nr = get8() & 1 ? get8() % 8 : get32();
 		op("misuse_release", "pfn %lu nr %lu", pfn, nr);
-		if (in_span(pfn) && nr && nr - 1 <= pv.max_pfn - pfn) {
-			unsigned long i;
-
-			for (i = 0; i < nr && own(pfn + i) >= 0; i++)
-				;
-			if (i == nr)
-				return;		/* all allocated: a real release */
-		}
+		/* allocated, no other first page inside: a real release */
+		if (model_free_range_ok(pfn, nr))
+			return;
 		mask_pool_release(pfn_to_page(pfn), nr);
 		expect_misuse(S_RELEASE);
 		break;
@@ -1017,13 +1122,13 @@ static void do_misuse(void)
 		pfn = pick_pfn();
 		nr = 1 + get8() % 16;
 		op("misuse_bounce_free", "pfn %lu nr %lu owner %d", pfn, nr, own(pfn));
-		if (model_run(pfn, nr)) {
+		if (model_run_is_alloc(pfn, nr)) {
 			unsigned long i;
 
-			for (i = 0; i < nr && want_ref(own(pfn), pfn + i) == 1; i++)
+			for (i = 0; i < nr && page_ref_count(pfn_to_page(pfn + i)) == 1; i++)
 				;
 			if (i == nr)
-				return;		/* a valid free */
+				return;		/* taken: a valid free, or into a remainder */
 		}
 		mask_pool_free_bounce(pfn_to_page(pfn), nr);
 		expect_misuse(S_BFREE_CHECK);
@@ -1050,7 +1155,8 @@ static void do_misuse(void)
 		nr = recs[id].nr;
 		size = recs[id].size;
 		before = recs[id].kind;
-		free_whole(id, false);
+		if (!free_whole(id, false))
+			return;
 		check_all();
 		op("misuse_double_free", "pfn %lu nr %lu", pfn, nr);
 		if (before == R_BOUNCE) {
@@ -1159,7 +1265,7 @@ static void do_read(void)
 		for (n = 9; l + n < nl; n++, pfn++) {
 			int w = own(pfn);
 			char want = w == OWN_HOLE ? ' ' : w == OWN_FREE ? '.' :
-				    own(pfn - 1) == w ? '#' : 'H';
+				    head_of(pfn) ? 'H' : '#';
 
 			if (l[n] != want)
 				fail("map pfn %lu: '%c', model '%c'", pfn, l[n], want);
@@ -1174,9 +1280,11 @@ static void do_read(void)
 static void teardown(void)
 {
 	free(owner);
+	free(mhead);
 	free(pristine);
 	ref_destroy(&ref);
 	owner = NULL;
+	mhead = NULL;
 	pristine = NULL;
 }
 
@@ -1194,6 +1302,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	exp_misuse = 0;
 	exp_warn = 0;
 	exp_allocs = 0;
+	exp_frees = 0;
 	enabled = false;
 	harness_reset();
 	harness_verbose = getenv("MASK_FUZZ_VERBOSE");
@@ -1244,10 +1353,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_all();
 	}
 
-	/* Everything back: the pool must be whole again. */
+	/* Everything back: split allocations first, then what waited for them. */
 	for (id = 0; id < MAX_RECS; id++)
 		if (recs[id].live)
 			free_whole(id, false);
+	for (id = 0; id < MAX_RECS; id++)
+		if (recs[id].live && !free_whole(id, false))
+			fail("rec %d: free still deferred after the drain", id);
 	op("end", "");
 	check_everything = true;
 	check_all();

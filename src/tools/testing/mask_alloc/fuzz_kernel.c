@@ -18,6 +18,8 @@ void fk_reset(void)
 	mask_zone_size = 0;
 	mask_meta_bytes = 0;
 	mask_pool_key.enabled = false;
+	mask_pool_span_base = 0;
+	mask_pool_span_pages = 0;
 	mask_timeout = 5 * HZ;
 }
 

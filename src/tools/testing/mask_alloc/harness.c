@@ -54,6 +54,38 @@ static pthread_mutex_t zone_lock = PTHREAD_MUTEX_INITIALIZER;
 #define UNLOCK(l)	do { } while (0)
 #endif
 
+bool harness_fatal_signal;
+void (*harness_release_cb)(void);
+
+/* mask_pool_release(), then harness_release_cb once. */
+static void pool_release(struct page *page, unsigned long n)
+{
+	void (*cb)(void) = harness_release_cb;
+
+	mask_pool_release(page, n);
+	if (cb) {
+		harness_release_cb = NULL;
+		cb();
+	}
+}
+
+struct harness_hook_call harness_hook_log[HARNESS_HOOK_LOG];
+unsigned long harness_hook_nr;
+
+static void hook_log(char what, struct page *page, unsigned int order)
+{
+	LOCK(log_lock);
+	harness_hook_log[harness_hook_nr++ % HARNESS_HOOK_LOG] =
+		(struct harness_hook_call){ what, page_to_pfn(page), order };
+	UNLOCK(log_lock);
+}
+
+void harness_hook_log_clear(void)
+{
+	memset(harness_hook_log, 0, sizeof(harness_hook_log));
+	harness_hook_nr = 0;
+}
+
 /* WARN_ON_ONCE() flags that fired, re-armed by harness_reset(). */
 static bool *warn_flags[64];
 static unsigned int warn_nr;
@@ -136,9 +168,15 @@ static void bad_page(struct page *page, const char *why)
 
 /* ---------------- arena ---------------- */
 
-void harness_arena_init(void)
+unsigned long harness_mem_pages;
+
+void harness_arena_init_mem(phys_addr_t mem)
 {
 	unsigned long pfn;
+
+	if (!mem || mem > ARENA_BYTES)
+		mem = mem ? ARENA_BYTES : HARNESS_MEM_BYTES;
+	harness_mem_pages = PFN_DOWN(mem);
 
 	/* A second boot in the same process (the fuzzer) reuses the arena. */
 	if (!harness_mem)
@@ -160,10 +198,17 @@ void harness_arena_init(void)
 		p->state = HPS_RESERVED;
 		p->tag = -1;	/* must be cleared before the first free */
 	}
+	/* The arena above the machine's memory is absent: reserved for good. */
 	memset(reserved, 0, sizeof(reserved));
+	memset(reserved + harness_mem_pages, 1, ARENA_PAGES - harness_mem_pages);
 	memblock_active = true;
-	max_low_pfn = ARENA_PAGES;
+	max_low_pfn = harness_mem_pages;
 	harness_buddy_floor_pfn = 0;
+}
+
+void harness_arena_init(void)
+{
+	harness_arena_init_mem(0);
 }
 
 struct page *pfn_to_page(unsigned long pfn)
@@ -371,6 +416,7 @@ void post_alloc_hook(struct page *page, unsigned int order, gfp_t gfp)
 
 	if (harness_locks_held)
 		harness_error("%s() with a spinlock held", __func__);
+	hook_log('A', page, order);
 	for (i = 0; i < n; i++) {
 		struct page *p = page + i;
 
@@ -410,16 +456,14 @@ void prep_new_page(struct page *page, unsigned int order, gfp_t gfp,
 }
 
 /*
- * The allocator's own check of a pool range before anything touches it,
- * if mm/mask_alloc.c has one (weak: NULL when it does not).  Called where
- * patch 0005 ("mm: route GFP_DMA allocations and pool frees through the
- * mask pool") calls it in free_pages_prepare(); keep the two in step.
+ * The allocator's own check of a pool range before anything touches it
+ * (mask_pool_free_ok() of mm/mask_alloc.c).  Called where patch 0005
+ * ("mm: route GFP_DMA allocations and pool frees through the mask pool")
+ * calls it in free_pages_prepare(); keep the two in step.
  */
-extern bool mask_pool_free_ok(struct page *page, unsigned int nr_pages) __weak;
-
 static bool pool_free_ok(struct page *page, unsigned long n)
 {
-	if (!mask_pool_free_ok || !mask_pool_page(page))
+	if (!mask_pool_page(page))
 		return true;
 	return mask_pool_free_ok(page, n);
 }
@@ -472,6 +516,7 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 
 	if (harness_locks_held)
 		harness_error("%s() with a spinlock held", __func__);
+	hook_log('F', page, order);
 	if (!pool_free_ok(page, n))
 		return false;
 	if (PageHWPoison(page) && !order) {
@@ -499,7 +544,7 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 		poison_freed(p);
 	}
 	if (mask_pool_page(page)) {
-		mask_pool_release(page, n);
+		pool_release(page, n);
 		return false;
 	}
 	return true;
@@ -521,6 +566,7 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 
 	if (harness_locks_held)
 		harness_error("%s() with a spinlock held", __func__);
+	hook_log('F', page, order);
 	if (page->flags & PG_tail) {
 		bad_page(page, "tail page freed");
 		return false;
@@ -565,7 +611,7 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 		poison_freed(p);
 	}
 	if (mask_pool_page(page)) {
-		mask_pool_release(page, n);
+		pool_release(page, n);
 		return false;
 	}
 	return true;
@@ -911,7 +957,7 @@ void harness_boot(const struct harness_boot_opts *o)
 {
 	char param[128];
 
-	harness_arena_init();
+	harness_arena_init_mem(o->mem);
 	if (o->holes) {
 		memblock_reserve(HOLE0_START, HOLE0_END - HOLE0_START);
 		memblock_reserve(HOLE1_START, HOLE1_END - HOLE1_START);
@@ -966,6 +1012,9 @@ void harness_reset(void)
 	harness_wait_cb_delay = 10;
 	harness_wait_calls = harness_wakeups = 0;
 	harness_wait_limit = 100000;
+	harness_fatal_signal = false;
+	harness_release_cb = NULL;
+	harness_hook_log_clear();
 	dfs_nr = 0;
 }
 

@@ -14,6 +14,7 @@ struct harness_boot_opts {
 	phys_addr_t low_limit;	/* mask_pool_reserve_low() limit, 0: 16 MB */
 	bool no_handover;	/* stop before mask_pool_handover() */
 	const char *fail_param;	/* fail_mask_alloc= value, or NULL */
+	phys_addr_t mem;	/* memory of the machine, 0: HARNESS_MEM_BYTES */
 };
 
 /* Holes made by .holes = true (byte ranges). */
@@ -24,7 +25,9 @@ struct harness_boot_opts {
 #define HOLE2_START	0x501000ULL
 #define HOLE2_END	0x504000ULL	/* 3 pages "firmware" */
 
-void harness_arena_init(void);
+void harness_arena_init(void);		/* HARNESS_MEM_BYTES of memory */
+void harness_arena_init_mem(phys_addr_t mem);	/* @mem bytes (page aligned) */
+extern unsigned long harness_mem_pages;	/* pfns below this are memory */
 void harness_boot(const struct harness_boot_opts *o);
 void harness_boot_default(void);	/* no param, no holes, 16 MB */
 void harness_reset(void);		/* before booting again in the same process */
@@ -46,6 +49,30 @@ extern long harness_wait_cb_delay;
 extern unsigned long harness_wait_calls;
 extern unsigned long harness_wakeups;
 extern unsigned long harness_wait_limit;
+
+/*
+ * Called once (then cleared) at the end of the next free_pages_prepare()
+ * that gives pool pages back: what another CPU does between two releases
+ * of one free.
+ */
+extern void (*harness_release_cb)(void);
+
+/* A fatal signal for the current task: killable waits end (see shim.h). */
+extern bool harness_fatal_signal;
+
+/*
+ * The last HARNESS_HOOK_LOG calls of post_alloc_hook() ('A') and
+ * free_pages_prepare() ('F'), oldest first from harness_hook_nr - n.
+ */
+#define HARNESS_HOOK_LOG	64
+struct harness_hook_call {
+	char what;
+	unsigned long pfn;
+	unsigned int order;
+};
+extern struct harness_hook_call harness_hook_log[HARNESS_HOOK_LOG];
+extern unsigned long harness_hook_nr;
+void harness_hook_log_clear(void);
 
 /* Fault injection: calls of should_fail_ex(), failed or not. */
 extern unsigned long harness_should_fail_calls;

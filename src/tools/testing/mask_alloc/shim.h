@@ -129,6 +129,16 @@ static inline bool IS_ERR(const void *ptr)
 #define ARENA_BYTES	(64ULL << 20)
 #endif
 #define ARENA_PAGES	(ARENA_BYTES >> PAGE_SHIFT)
+/*
+ * Memory the fake machine has by default: the arena's first
+ * HARNESS_MEM_BYTES; the rest is absent (memblock-reserved, never in the
+ * buddy allocator) unless a boot asks for more (harness_boot_opts.mem).
+ * The unit builds have a larger arena than memory, so that cases can boot
+ * machines of several sizes (mask_zone_max() depends on it).
+ */
+#ifndef HARNESS_MEM_BYTES
+#define HARNESS_MEM_BYTES	ARENA_BYTES
+#endif
 
 /* ---- gfp ---- */
 #define __GFP_DMA		0x01u
@@ -341,9 +351,43 @@ void harness_wake_up(wait_queue_head_t *wq);
 })
 #endif
 
-/* No task gets a fatal signal in the harness. */
+#ifndef ERESTARTSYS
+#define ERESTARTSYS	512
+#endif
+#ifdef HARNESS_THREADS
+/* No task of the threaded stress gets a fatal signal. */
 #define wait_event_killable_timeout(wq, condition, timeout)		\
 	wait_event_timeout(wq, condition, timeout)
+#else
+/*
+ * A fatal signal is a flag (harness_fatal_signal, set by a case or by its
+ * wait callback): pending before the wait, or arriving during it, it ends
+ * the wait with -ERESTARTSYS unless the condition came true, as
+ * ___wait_event() does for TASK_KILLABLE.
+ */
+extern bool harness_fatal_signal;
+#define wait_event_killable_timeout(wq, condition, timeout) ({		\
+	long __ret = (timeout);						\
+	if (condition) {						\
+		if (!__ret)						\
+			__ret = 1;					\
+	} else if (harness_fatal_signal) {				\
+		__ret = -ERESTARTSYS;					\
+	} else {							\
+		__ret = harness_wait(&(wq), __ret);			\
+		if (condition) {					\
+			if (!__ret)					\
+				__ret = 1;				\
+		} else if (harness_fatal_signal) {			\
+			__ret = -ERESTARTSYS;				\
+		} else {						\
+			jiffies += __ret;				\
+			__ret = 0;					\
+		}							\
+	}								\
+	__ret;								\
+})
+#endif
 
 /* ---- static keys ---- */
 struct static_key_false { bool enabled; };

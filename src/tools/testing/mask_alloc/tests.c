@@ -4,7 +4,8 @@
  * process, on a freshly booted arena, so that static state in the kernel
  * file (WARN_ON_ONCE flags, the pool, the parameters) starts clean.
  *
- * Default boot: 64 MB arena, pool = all of [0, 16 MB) = pfns 0..4095,
+ * Default boot: a machine with 64 MB of memory (the arena is larger, for
+ * cases that boot more: .mem), pool = all of [0, 16 MB) = pfns 0..4095,
  * buddy = the rest (minus the pool bitmaps at the top).
  */
 #include <inttypes.h>
@@ -19,6 +20,7 @@
 #include "stress.h"
 
 static int failed;
+static const char *fail_word = "FAIL";	/* "TODO" in a known-issue case */
 static unsigned long expected_warnings;
 static unsigned long expected_bad_pages;
 static unsigned long expected_errors;	/* harness errors a case provokes */
@@ -28,7 +30,7 @@ static unsigned long stress_iters = 5000;
 
 #define CHECK(cond) do {						\
 	if (!(cond)) {							\
-		fprintf(stderr, "  FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+		fprintf(stderr, "  %s %s:%d: %s\n", fail_word, __FILE__, __LINE__, #cond); \
 		failed = 1;						\
 	}								\
 } while (0)
@@ -37,8 +39,8 @@ static unsigned long stress_iters = 5000;
 	unsigned long long __a = (unsigned long long)(a);		\
 	unsigned long long __b = (unsigned long long)(b);		\
 	if (__a != __b) {						\
-		fprintf(stderr, "  FAIL %s:%d: %s == %s (%#llx != %#llx)\n", \
-			__FILE__, __LINE__, #a, #b, __a, __b);		\
+		fprintf(stderr, "  %s %s:%d: %s == %s (%#llx != %#llx)\n", \
+			fail_word, __FILE__, __LINE__, #a, #b, __a, __b);		\
 		failed = 1;						\
 	}								\
 } while (0)
@@ -332,6 +334,15 @@ static void t_rounding_waste(void)
 	CHECK_EQ(vm(MASK_FREE), 2);
 }
 
+/*
+ * The gfp of the zones' trial before the pool (mask_alloc_normal(), not
+ * final): no reclaim of either kind, no __GFP_NOFAIL or __GFP_RETRY_MAYFAIL,
+ * __GFP_NOWARN | __GFP_NORETRY, and GFP_DMA32 below 4 GB.
+ */
+#define TRIAL_GFP(gfp)	(((gfp) & ~(__GFP_NOFAIL | __GFP_RECLAIM | __GFP_RETRY_MAYFAIL)) | \
+			 __GFP_NOWARN | __GFP_NORETRY | GFP_DMA32)
+
+/* A mask above the pool's span (16 MB) but below low memory (64 MB). */
 static void t_normal_first_below_mask(void)
 {
 	unsigned long before;
@@ -342,13 +353,101 @@ static void t_normal_first_below_mask(void)
 	a = alloc_pages_mask(GFP_KERNEL, 5000, M(32) - 1);
 	CHECK(a && pfn(a) >= POOL_PAGES);
 	CHECK(page_to_phys(a) + 5000 - 1 <= M(32) - 1);
-	CHECK_EQ(harness_buddy_last_gfp, GFP_KERNEL | __GFP_NOWARN | GFP_DMA32);
+	CHECK_EQ(harness_buddy_calls, 1);
+	CHECK_EQ(harness_buddy_last_gfp, TRIAL_GFP(GFP_KERNEL));
+	CHECK_EQ(harness_buddy_last_gfp,
+		 __GFP_IO | __GFP_FS | __GFP_NOWARN | __GFP_NORETRY | GFP_DMA32);
 	CHECK_EQ(vm(MASK_HIGHER), 1);
 	CHECK_EQ(vm(MASK_HIGH_WASTE), PG(2) - 5000);
 	CHECK_EQ(vm(MASK_ALLOC), 0);
 	CHECK_EQ(stats().free_bytes, M(16));
 	__free_pages_mask(a, 5000);
 	CHECK_EQ(harness_buddy_free_pages(), before);
+}
+
+/*
+ * A mask that ends inside the pool's span: the pool took all memory below
+ * it, so the zones are never asked, whatever the gfp, and a full pool
+ * fails without them.
+ */
+static void t_zones_skipped_inside_span(void)
+{
+	struct harness_boot_opts o = { .increase = M(4) };	/* span [0, 20 MB) */
+	struct page *a, *b, *c, *d, *all;
+	void *v;
+
+	harness_boot(&o);
+	a = alloc_pages_mask(GFP_KERNEL, PG(1), M(20) - 1);	/* ends at the span's end */
+	b = alloc_pages_mask(GFP_KERNEL | __GFP_NOFAIL, PG(2), M(16) - 1);
+	c = alloc_pages_mask_node(0, GFP_ATOMIC, 5000, M(8) - 1);
+	v = get_pages_mask(GFP_KERNEL | __GFP_ZERO, PG(3), 0xabcdef);
+	CHECK_EQ(harness_buddy_calls, 0);
+	CHECK_EQ(pfn(a), (M(20) >> PAGE_SHIFT) - 1);
+	CHECK(b && c && v && mask_pool_page(b) && mask_pool_page(c));
+	CHECK_EQ(vm(MASK_ALLOC), 4);
+	CHECK_EQ(vm(MASK_HIGHER), 0);
+	/* One page above the span's end: the zones first (their first page). */
+	d = alloc_pages_mask(GFP_KERNEL, PG(1), M(20) + PAGE_SIZE - 1);
+	CHECK_EQ(harness_buddy_calls, 1);
+	CHECK(d && !mask_pool_page(d));
+	CHECK_EQ(pfn(d), M(20) >> PAGE_SHIFT);
+	__free_pages_mask(d, PG(1));
+	/* A full pool below such a mask fails without the zones. */
+	__free_pages_mask(a, PG(1));
+	__free_pages_mask(b, PG(2));
+	__free_pages_mask(c, 5000);
+	free_pages_mask(v, PG(3));
+	all = alloc_pages_mask(GFP_ATOMIC, M(20), M(20) - 1);
+	CHECK_EQ(pfn(all), 0);
+	CHECK(!alloc_pages_mask(GFP_ATOMIC | __GFP_NOWARN, PG(1), M(16) - 1));
+	CHECK(!alloc_pages_mask(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN, PG(1), M(20) - 1));
+	CHECK_EQ(harness_buddy_calls, 1);
+	CHECK_EQ(vm(MASK_FAIL), 2);
+	__free_pages_mask(all, M(20));
+	CHECK_EQ(stats().free_bytes, M(20));
+	CHECK_EQ(stats().misuse, 0);
+}
+
+/*
+ * The trial never reclaims: whatever the caller allows, the zones see no
+ * __GFP_DIRECT_RECLAIM (nor kswapd, __GFP_NOFAIL, __GFP_RETRY_MAYFAIL).
+ * When the zones' answer is final (the mask covers low memory), the
+ * caller's gfp goes through as it is.
+ */
+static void t_zones_trial_no_reclaim(void)
+{
+	static const gfp_t gfps[] = {
+		GFP_KERNEL, GFP_KERNEL | __GFP_NOFAIL, GFP_KERNEL | __GFP_RETRY_MAYFAIL,
+		GFP_KERNEL | __GFP_ZERO | __GFP_HIGH, GFP_NOWAIT, GFP_ATOMIC | __GFP_NOWARN,
+	};
+	struct page *a;
+	unsigned int i;
+
+	harness_boot_default();
+	harness_buddy_fail = true;
+	for (i = 0; i < ARRAY_SIZE(gfps); i++) {
+		a = alloc_pages_mask(gfps[i], PG(1), M(32) - 1);
+		CHECK(a && mask_pool_page(a));	/* the pool after the trial */
+		CHECK_EQ(harness_buddy_calls, i + 1);
+		CHECK_EQ(harness_buddy_last_gfp, TRIAL_GFP(gfps[i]));
+		CHECK(!(harness_buddy_last_gfp & __GFP_DIRECT_RECLAIM));
+		CHECK(!(harness_buddy_last_gfp & __GFP_KSWAPD_RECLAIM));
+		CHECK(!(harness_buddy_last_gfp & (__GFP_NOFAIL | __GFP_RETRY_MAYFAIL)));
+		CHECK(harness_buddy_last_gfp & __GFP_NORETRY);
+		__free_pages_mask(a, PG(1));
+	}
+	/* Final: the mask covers all of low memory (64 MB): no trial. */
+	harness_buddy_fail = false;
+	a = alloc_pages_mask(GFP_KERNEL | __GFP_RETRY_MAYFAIL, PG(1), M(64) - 1);
+	CHECK(a && !mask_pool_page(a));
+	CHECK_EQ(harness_buddy_last_gfp, GFP_KERNEL | __GFP_RETRY_MAYFAIL | GFP_DMA32);
+	__free_pages_mask(a, PG(1));
+	a = alloc_pages_mask(GFP_KERNEL, PG(1), U64_MAX);
+	CHECK(a && !mask_pool_page(a));
+	CHECK_EQ(harness_buddy_last_gfp, GFP_KERNEL);
+	__free_pages_mask(a, PG(1));
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(stats().free_bytes, M(16));
 }
 
 static void t_normal_above_mask_given_back(void)
@@ -901,6 +1000,13 @@ static void t_free_with_extra_ref(void)
 	CHECK_EQ(vm(MASK_FREE), 1);
 }
 
+/*
+ * The head bit moves only when the piece that holds it goes, to the page
+ * after that piece if it is still allocated; a piece freed before it (the
+ * middle here) leaves what follows it headless.  MASK_FREE counts the
+ * allocation once: when the piece with the head goes and nothing of the
+ * allocation follows it.
+ */
 static void t_subrange_api_split(void)
 {
 	struct page *a;
@@ -911,16 +1017,26 @@ static void t_subrange_api_split(void)
 	for (i = 1; i < 5; i++)
 		set_page_refcounted(a + i);	/* as split_page() does */
 	__free_pages(a + 2, 0);
+	CHECK_EQ(map_char(4091), 'H');
+	CHECK_EQ(map_char(4092), '#');
 	CHECK_EQ(map_char(4093), '.');
-	CHECK_EQ(map_char(4094), 'H');	/* new head after the hole */
+	CHECK_EQ(map_char(4094), '#');	/* no new head after the hole */
+	CHECK_EQ(map_char(4095), '#');
 	__free_pages(a, 0);
-	CHECK_EQ(map_char(4092), 'H');
-	__free_pages(a + 1, 0);
-	CHECK(vm(MASK_FREE) <= 1);	/* a+3 and a+4 are still out */
+	CHECK_EQ(map_char(4091), '.');
+	CHECK_EQ(map_char(4092), 'H');	/* the head moved with its piece */
+	CHECK_EQ(vm(MASK_FREE), 0);
+	__free_pages(a + 1, 0);		/* the head's piece, a free page after it */
+	CHECK_EQ(map_char(4092), '.');
+	CHECK_EQ(map_char(4094), '#');
+	CHECK_EQ(vm(MASK_FREE), 1);
+	CHECK_EQ(stats().used_bytes, PG(2));
 	__free_pages(a + 4, 0);
+	CHECK_EQ(map_char(4094), '#');
 	__free_pages(a + 3, 0);
 	CHECK_EQ(vm(MASK_FREE), 1);	/* one allocation, given back once */
 	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(stats().misuse, 0);
 }
 
 static void t_subrange_split_page(void)
@@ -932,14 +1048,179 @@ static void t_subrange_split_page(void)
 	harness_boot_default();
 	a = mask_pool_alloc_compat(GFP_KERNEL, 2);
 	CHECK(a && pfn(a) % 4 == 0);
+	if (!a)
+		return;
 	split_page(a, 2);
 	for (i = 0; i < 4; i++) {
 		__free_pages(a + order_of_frees[i], 0);
-		if (i == 0)
-			CHECK_EQ(map_char(pfn(a) + 3), 'H');
+		if (i == 0) {		/* a+2: a keeps the head, a+3 has none */
+			CHECK_EQ(map_char(pfn(a)), 'H');
+			CHECK_EQ(map_char(pfn(a) + 3), '#');
+		}
+		if (i == 1)		/* a: the head moves to a+1 */
+			CHECK_EQ(map_char(pfn(a) + 1), 'H');
+		if (i == 2) {		/* a+3: no head, nothing moves */
+			CHECK_EQ(map_char(pfn(a) + 1), 'H');
+			CHECK_EQ(vm(MASK_FREE), 0);
+		}
 	}
+	CHECK_EQ(vm(MASK_FREE), 1);	/* with a+1, the head's piece */
 	CHECK_EQ(stats().free_bytes, M(16));
 	CHECK_EQ(vm(MASK_ALLOC), 1);
+	CHECK_EQ(stats().misuse, 0);
+}
+
+/* The hook calls since harness_hook_log_clear() are exactly @want. */
+static bool hooks_are(const char *what, int line, const struct harness_hook_call *want,
+		      unsigned long n)
+{
+	unsigned long i;
+	bool ok = harness_hook_nr == n && n <= HARNESS_HOOK_LOG;
+
+	for (i = 0; ok && i < n; i++)
+		ok = harness_hook_log[i].what == want[i].what &&
+		     harness_hook_log[i].pfn == want[i].pfn &&
+		     harness_hook_log[i].order == want[i].order;
+	if (ok)
+		return true;
+	fprintf(stderr, "  %s %s:%d: %s: hook calls", fail_word, __FILE__, line, what);
+	for (i = 0; i < harness_hook_nr && i < HARNESS_HOOK_LOG; i++)
+		fprintf(stderr, " %c%lu/%u", harness_hook_log[i].what,
+			harness_hook_log[i].pfn, harness_hook_log[i].order);
+	fprintf(stderr, ", want");
+	for (i = 0; i < n; i++)
+		fprintf(stderr, " %c%lu/%u", want[i].what, want[i].pfn, want[i].order);
+	fputc('\n', stderr);
+	failed = 1;
+	return false;
+}
+
+#define HOOKS(what, ...) do {						\
+	const struct harness_hook_call __w[] = { __VA_ARGS__ };	\
+	hooks_are(what, __LINE__, __w, ARRAY_SIZE(__w));		\
+	harness_hook_log_clear();					\
+} while (0)
+#define HA(p, o)	{ 'A', (p), (o) }
+#define HF(p, o)	{ 'F', (p), (o) }
+
+/*
+ * Runs are prepared and freed in naturally sized chunks, largest first
+ * (at most MAX_PAGE_ORDER): post_alloc_hook() per chunk, one alloc tag per
+ * chunk.  __free_pages_mask() frees all chunks but the first, then the
+ * first; with a speculative reference on the first page, the rest of the
+ * first chunk goes at once, as __free_pages() does, without alloc tags,
+ * and the first page when the reference is dropped.  Bounce runs are
+ * freed chunk by chunk from the start.
+ */
+static void t_chunks_prepared_and_freed(void)
+{
+	unsigned long p, i;
+	struct page *a, *b;
+	int tags = 0;
+
+	boot_force();
+	harness_hook_log_clear();
+	a = alloc_pages_mask(GFP_KERNEL, PG(13), M(16) - 1);	/* 4083..4095: 8 + 4 + 1 */
+	CHECK_EQ(pfn(a), 4083);
+	if (!a)
+		return;
+	HOOKS("alloc 13 pages", HA(4083, 3), HA(4091, 2), HA(4095, 0));
+	for (i = 0; i < 13; i++)
+		tags += a[i].tag;
+	CHECK(a[0].tag == 1 && a[8].tag == 1 && a[12].tag == 1 && tags == 3);
+	CHECK(a->_refcount == 1 && !a[8]._refcount && !a[12]._refcount);
+	__free_pages_mask(a, PG(13));
+	HOOKS("free 13 pages", HF(4091, 2), HF(4095, 0), HF(4083, 3));
+	CHECK_EQ(vm(MASK_FREE), 1);
+
+	/* 2500 pages: 1024 + 1024 + 256 + 128 + 64 + 4 */
+	b = alloc_pages_mask(GFP_KERNEL, PG(2500), M(16) - 1);
+	CHECK(b != NULL);
+	if (!b)
+		return;
+	p = pfn(b);
+	HOOKS("alloc 2500 pages", HA(p, 10), HA(p + 1024, 10), HA(p + 2048, 8),
+	      HA(p + 2304, 7), HA(p + 2432, 6), HA(p + 2496, 2));
+	__free_pages_mask(b, PG(2500));
+	HOOKS("free 2500 pages", HF(p + 1024, 10), HF(p + 2048, 8), HF(p + 2304, 7),
+	      HF(p + 2432, 6), HF(p + 2496, 2), HF(p, 10));
+	CHECK_EQ(vm(MASK_FREE), 2);
+
+	/* A speculative reference: 4 + 2 + 1, then the first chunk's rest. */
+	a = alloc_pages_mask(GFP_KERNEL, PG(7), M(16) - 1);
+	CHECK(a != NULL);
+	if (!a)
+		return;
+	p = pfn(a);
+	HOOKS("alloc 7 pages", HA(p, 2), HA(p + 4, 1), HA(p + 6, 0));
+	get_page(a);
+	__free_pages_mask(a, PG(7));
+	HOOKS("free 7 pages, referenced", HF(p + 4, 1), HF(p + 6, 0), HF(p + 2, 1),
+	      HF(p + 1, 0));
+	CHECK_EQ(stats().used_bytes, PG(1));
+	CHECK_EQ(map_char(p), 'H');
+	CHECK_EQ(a->tag, 1);		/* the chunk's tag stays with the page */
+	CHECK_EQ(vm(MASK_FREE), 2);
+	put_page(a);
+	HOOKS("the reference dropped", HF(p, 0));
+	CHECK_EQ(vm(MASK_FREE), 3);
+
+	/* Bounce runs: the same chunks, freed from the first. */
+	b = mask_pool_alloc_bounce(7, M(16) - 1, 0, 0, ~0UL);
+	CHECK(!IS_ERR(b));
+	if (IS_ERR(b))
+		return;
+	p = pfn(b);
+	HOOKS("bounce 7 pages", HA(p, 2), HA(p + 4, 1), HA(p + 6, 0));
+	mask_pool_free_bounce(b, 7);
+	HOOKS("bounce free", HF(p, 2), HF(p + 4, 1), HF(p + 6, 0));
+	CHECK_EQ(vm(MASK_FREE), 4);
+	CHECK_EQ(stats().free_bytes, M(16));
+	CHECK_EQ(stats().misuse, 0);
+}
+
+/*
+ * mask_pool_free_ok(), which free_pages_prepare() asks first: a range is
+ * fine only inside one allocation (all pages allocated, no first page of
+ * another allocation after its own first page).  A refusal is misuse,
+ * warned once, and changes nothing.
+ */
+static void t_free_ok_one_allocation(void)
+{
+	struct page *a, *b;
+
+	boot_force();
+	a = alloc_pages_mask(GFP_KERNEL, PG(5), M(16) - 1);	/* 4091..4095 */
+	b = alloc_pages_mask(GFP_KERNEL, PG(2), M(16) - 1);	/* 4089..4090 */
+	CHECK(pfn(a) == 4091 && pfn(b) == 4089);
+	if (pfn(a) != 4091 || pfn(b) != 4089)
+		return;
+	CHECK(mask_pool_free_ok(a, 5));
+	CHECK(mask_pool_free_ok(a + 1, 4));	/* from the middle to the end */
+	CHECK(mask_pool_free_ok(a + 2, 1));
+	CHECK(mask_pool_free_ok(b, 2));
+	CHECK(mask_pool_free_ok(b + 1, 1));
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(harness_warnings, 0);
+	CHECK(!mask_pool_free_ok(b, 3));	/* into a's first page */
+	CHECK(!mask_pool_free_ok(b + 1, 2));
+	CHECK(!mask_pool_free_ok(a + 3, 3));	/* past the end of the pool */
+	CHECK(!mask_pool_free_ok(b - 1, 2));	/* a free page first */
+	CHECK(!mask_pool_free_ok(pfn_to_page(100), 1));
+	CHECK(!mask_pool_free_ok(a, 0));
+	CHECK_EQ(stats().misuse, 6);
+	CHECK_EQ(harness_warnings, 1);
+	expected_warnings = 1;
+	/* A freed middle page splits the range. */
+	set_page_refcounted(a + 2);
+	__free_pages(a + 2, 0);
+	CHECK(!mask_pool_free_ok(a + 1, 3));
+	CHECK(mask_pool_free_ok(a + 3, 2));
+	CHECK_EQ(stats().misuse, 7);
+	CHECK_EQ(stats().used_bytes, PG(6));
+	CHECK_EQ(map_char(4091), 'H');
+	CHECK_EQ(map_char(4089), 'H');
+	CHECK_EQ(vm(MASK_FREE), 0);
 }
 
 static void t_subrange_pages_exact(void)
@@ -1021,7 +1302,9 @@ static void t_compat_alignment(void)
 
 static void t_compat_alignment_odd_pool(void)
 {
-	struct harness_boot_opts o = { .has_param = true, .param = "20M", .holes = true };
+	/* 128 MB: 20 MB is below the clamp of maskzone= (mask_zone_max()) */
+	struct harness_boot_opts o = { .has_param = true, .param = "20M", .holes = true,
+				       .mem = M(128) };
 	struct page *a, *b;
 	unsigned int order;
 
@@ -1146,10 +1429,15 @@ static void t_param_zero(void)
 	CHECK_EQ(stats().pool_bytes, M(16));
 }
 
+/*
+ * maskzone=size is clamped so that the kernel keeps a quarter of the free
+ * memory, at least 64 MB (mask_zone_max()): on a 128 MB machine up to
+ * 64 MB are honoured.
+ */
 static void t_param_explicit_size(void)
 {
 	struct harness_boot_opts o = { .has_param = true, .param = "20M,force",
-				       .increase = M(8) };
+				       .increase = M(8), .mem = M(128) };
 	struct mask_pool_stats st;
 
 	harness_boot(&o);
@@ -1157,15 +1445,18 @@ static void t_param_explicit_size(void)
 	CHECK_EQ(st.pool_bytes, M(20));	/* increase ignored */
 	CHECK_EQ(st.highest_addr, M(20) - 1);
 	CHECK(st.force);
+	CHECK(!harness_log_contains("too little memory"));
 }
 
 static void t_param_explicit_with_holes(void)
 {
-	struct harness_boot_opts o = { .has_param = true, .param = "8M", .holes = true };
+	struct harness_boot_opts o = { .has_param = true, .param = "8M", .holes = true,
+				       .mem = M(128) };
 	struct mask_pool_stats st;
 
 	harness_boot(&o);
 	st = stats();
+	CHECK(!harness_log_contains("too little memory"));
 	CHECK_EQ(st.pool_bytes, M(8));
 	CHECK_EQ(st.lowest_addr, HOLE0_END);
 	/* lowest first: 240 pages below 1 MB, the rest from 3 MB up around
@@ -1174,11 +1465,98 @@ static void t_param_explicit_with_holes(void)
 		 (HOLE1_END - HOLE1_START) + (HOLE2_END - HOLE2_START) - 1);
 }
 
+/*
+ * The clamp message of mask_pool_reserve_low() for maskzone=@size_k K, with
+ * @free_k K of free memory (all below 4 GB here), clamped to @clamp_k K.
+ */
+static bool clamp_logged(u64 size_k, u64 free_k, u64 clamp_k)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg),
+		 "mask_alloc: maskzone=%lluK would leave too little memory for the kernel "
+		 "(%lluK free, %lluK below 0x100000000); the pool is clamped to %lluK\n",
+		 (unsigned long long)size_k, (unsigned long long)free_k,
+		 (unsigned long long)free_k, (unsigned long long)clamp_k);
+	return harness_log_contains(msg);
+}
+
+/*
+ * A machine with no more free memory than the kernel keeps (64 MB): the
+ * clamp is 0, so the explicit size is dropped and the default pool (all
+ * free memory below 16 MB) is used, with one message.
+ */
 static void t_param_too_big(void)
 {
 	boot_param("128M");
-	CHECK(harness_log_contains("larger than low memory"));
+	CHECK(clamp_logged(131072, 65536, 0));
+	CHECK(!harness_log_contains("were free"));
 	CHECK_EQ(stats().pool_bytes, M(16));
+	CHECK_EQ(stats().highest_addr, M(16) - 1);
+}
+
+/* The same for any explicit size on such a machine, even a small one. */
+static void t_param_no_room_default_pool(void)
+{
+	struct harness_boot_opts o = { .has_param = true, .param = "4M", .holes = true };
+
+	harness_boot(&o);
+	CHECK(clamp_logged(4096, 63412, 0));
+	CHECK_EQ(stats().pool_bytes, M(16) - (HOLE0_END - HOLE0_START) -
+		 (HOLE1_END - HOLE1_START) - (HOLE2_END - HOLE2_START));
+}
+
+/* Above the clamp: the pool gets the clamp, lowest memory first. */
+static void t_param_clamped(void)
+{
+	struct harness_boot_opts o = { .has_param = true, .param = "100M", .mem = M(128) };
+	struct mask_pool_stats st;
+
+	harness_boot(&o);
+	CHECK(clamp_logged(102400, 131072, 65536));
+	CHECK(!harness_log_contains("were free"));
+	st = stats();
+	CHECK_EQ(st.pool_bytes, M(64));
+	CHECK_EQ(st.lowest_addr, 0);
+	CHECK_EQ(st.highest_addr, M(64) - 1);
+}
+
+/* At the clamp exactly: honoured, no message; a page more is clamped. */
+static void t_param_at_clamp(void)
+{
+	struct harness_boot_opts o = { .has_param = true, .param = "64M", .mem = M(128),
+				       .no_handover = true };
+
+	harness_boot(&o);
+	CHECK(!harness_log_contains("too little memory"));
+	CHECK(harness_memblock_is_reserved((M(64) >> PAGE_SHIFT) - 1));
+	CHECK(!harness_memblock_is_reserved(M(64) >> PAGE_SHIFT));
+}
+
+static void t_param_one_page_over_clamp(void)
+{
+	struct harness_boot_opts o = { .has_param = true, .param = "65540K", .mem = M(128),
+				       .no_handover = true };
+
+	harness_boot(&o);
+	CHECK(clamp_logged(65540, 131072, 65536));
+	CHECK(harness_memblock_is_reserved((M(64) >> PAGE_SHIFT) - 1));
+	CHECK(!harness_memblock_is_reserved(M(64) >> PAGE_SHIFT));
+}
+
+/*
+ * Above 256 MB of free memory the kernel keeps a quarter: 320 MB free
+ * leave 240 MB for the pool.
+ */
+static void t_param_clamp_quarter(void)
+{
+	struct harness_boot_opts o = { .has_param = true, .param = "300M", .mem = M(320),
+				       .no_handover = true };
+
+	harness_boot(&o);
+	CHECK(clamp_logged(307200, 327680, 245760));
+	CHECK(harness_memblock_is_reserved((M(240) >> PAGE_SHIFT) - 1));
+	CHECK(!harness_memblock_is_reserved(M(240) >> PAGE_SHIFT));
 }
 
 static void t_param_force_only(void)
@@ -1237,10 +1615,15 @@ static void t_increase_after_handover(void)
 static void t_bitmaps_from_memblock(void)
 {
 	harness_boot_default();
-	/* top-down memblock_alloc before memblock_free_all(): last page */
-	CHECK(harness_memblock_is_reserved(ARENA_PAGES - 1));
-	CHECK(!pfn_to_page(ARENA_PAGES - 1)->in_buddy);
-	CHECK(!mask_pool_page(pfn_to_page(ARENA_PAGES - 1)));
+	/* top-down memblock_alloc before memblock_free_all(): last page of memory */
+	CHECK_EQ(max_low_pfn, harness_mem_pages);
+	CHECK(harness_memblock_is_reserved(harness_mem_pages - 1));
+	CHECK(!pfn_to_page(harness_mem_pages - 1)->in_buddy);
+	CHECK(!mask_pool_page(pfn_to_page(harness_mem_pages - 1)));
+	CHECK(pfn_to_page(harness_mem_pages - 2)->in_buddy);
+	/* the arena above the machine's memory is absent */
+	CHECK(!pfn_to_page(harness_mem_pages)->in_buddy);
+	CHECK(pfn_to_page(harness_mem_pages)->flags & PG_reserved);
 }
 
 static void t_no_reserve_no_pool(void)
@@ -1481,8 +1864,11 @@ static void t_bad_free_bounce_foreign_middle(void)
 /* A size that is not a whole number of pages: rounded up, and said so. */
 static void t_param_unaligned(void)
 {
-	boot_param("12345");
-	CHECK(harness_log_contains("maskzone=12345 is not a whole number of pages; the pool gets 16384 bytes"));
+	struct harness_boot_opts o = { .has_param = true, .param = "12345", .mem = M(128) };
+
+	harness_boot(&o);
+	CHECK(harness_log_contains("maskzone=12345 is not a whole number of pages; "
+				   "the pool gets 16384 bytes"));
 	CHECK_EQ(stats().pool_bytes, PG(4));
 }
 
@@ -1714,8 +2100,8 @@ static void check_refused(const char *what, int line, unsigned long misuse0,
 	else
 		ok = m == n || (!m && b);
 	if (!ok) {
-		fprintf(stderr, "  FAIL %s:%d: %s: want %lu refusal(s) by the allocator%s;",
-			__FILE__, line, what, n,
+		fprintf(stderr, "  %s %s:%d: %s: want %lu refusal(s) by the allocator%s;",
+			fail_word, __FILE__, line, what, n,
 			harness_production ? " (counted and warned)" : " or by mm's debug checks");
 		fprintf(stderr, " misuse +%lu, bad pages +%lu, warnings %lu\n",
 			m, b, harness_warnings);
@@ -2317,9 +2703,11 @@ static void t_prod_hwpoison_kept(void)
 	if (!a)
 		return;
 	SetPageHWPoison(a + 1);		/* memory_failure() */
+	/* chunks a..a+1 (order 1, not kept: only order 0 is) and a+2 */
 	__free_pages_mask(a, PG(3));
 	CHECK_EQ(stats().misuse, 0);
 	CHECK_EQ(harness_warnings, 0);
+	CHECK_EQ(stats().hwpoison_pages, 0);
 	for (i = 0; i < POOL_PAGES; i++) {
 		p = alloc_page_mask(GFP_ATOMIC | __GFP_NOWARN, M(16) - 1);
 		if (!p)
@@ -2327,6 +2715,294 @@ static void t_prod_hwpoison_kept(void)
 		CHECK(p != a + 1);
 	}
 	CHECK_EQ(i, POOL_PAGES - 1);
+	/* found when an allocation took it: kept used, a run of its own */
+	CHECK_EQ(stats().hwpoison_pages, 1);
+	CHECK_EQ(map_char(4094), 'H');
+	CHECK_EQ(stats().free_bytes, 0);
+	CHECK(harness_log_contains("HWPoison page(s) in pfns 0xffe-0xffe kept out of use"));
+	CHECK_EQ(stats().misuse, 0);
+}
+
+/*
+ * A HWPoison page in a run just taken (mask_run_clean()): the page stays
+ * used for good with its own head bit, counted in hwpoison_pages, the
+ * rest of the run goes back, and the search goes on.  An order-0 free of
+ * a HWPoison page never reaches the pool: free_pages_prepare() keeps it.
+ */
+static void t_hwpoison_run_retried(void)
+{
+	struct page *rest, *a, *b, *c;
+
+	boot_force();
+	rest = alloc_pages_mask(GFP_ATOMIC, PG(POOL_PAGES - 3), PG(POOL_PAGES - 3) - 1);
+	CHECK_EQ(pfn(rest), 0);			/* 4093..4095 stay free */
+	SetPageHWPoison(pfn_to_page(4094));
+	CHECK(!alloc_pages_mask(GFP_ATOMIC | __GFP_NOWARN, PG(3), M(16) - 1));
+	CHECK(harness_log_contains("1 HWPoison page(s) in pfns 0xffd-0xfff kept out of use"));
+	CHECK_EQ(stats().hwpoison_pages, 1);
+	CHECK_EQ(stats().free_bytes, PG(2));
+	CHECK_EQ(map_char(4093), '.');
+	CHECK_EQ(map_char(4094), 'H');
+	CHECK_EQ(map_char(4095), '.');
+	CHECK_EQ(vm(MASK_ALLOC), 1);
+	/* The two clean pages are served; the poisoned one never. */
+	a = alloc_page_mask(GFP_ATOMIC, M(16) - 1);
+	b = alloc_page_mask(GFP_ATOMIC, M(16) - 1);
+	CHECK(a && b && a != b && pfn(a) != 4094 && pfn(b) != 4094);
+	CHECK(!alloc_page_mask(GFP_ATOMIC | __GFP_NOWARN, M(16) - 1));
+	/* Bounce runs too: free both, poison 4095, take one page twice. */
+	__free_page_mask(a);
+	__free_page_mask(b);
+	SetPageHWPoison(pfn_to_page(4095));
+	c = mask_pool_alloc_bounce(1, M(16) - 1, 0, 0, ~0UL);
+	CHECK_EQ(pfn(c), 4093);
+	CHECK_EQ(PTR_ERR(mask_pool_alloc_bounce(1, M(16) - 1, 0, 0, ~0UL)), -ENOMEM);
+	CHECK_EQ(stats().hwpoison_pages, 2);
+	CHECK_EQ(map_char(4095), 'H');
+	CHECK_EQ(stats().free_bytes, 0);
+	if (!IS_ERR(c))
+		mask_pool_free_bounce(c, 1);
+	/* An order-0 free of a poisoned page: kept out before the pool. */
+	__free_pages_mask(rest, PG(POOL_PAGES - 3));
+	a = alloc_page_mask(GFP_ATOMIC, M(16) - 1);
+	CHECK(a && !PageHWPoison(a));
+	if (!a)
+		return;
+	SetPageHWPoison(a);
+	__free_page_mask(a);
+	CHECK_EQ(map_char(pfn(a)), 'H');
+	CHECK_EQ(stats().hwpoison_pages, 2);	/* not found by an allocation */
+	CHECK_EQ(stats().free_bytes, M(16) - PG(3));
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(harness_warnings, 0);
+}
+
+/*
+ * The wait for frees is killable (unless __GFP_NOFAIL): a fatal signal
+ * pending before it or arriving during it fails the allocation at once.
+ */
+static void raise_fatal_signal(void)
+{
+	harness_fatal_signal = true;
+}
+
+static void t_wait_killed_by_fatal_signal(void)
+{
+	struct page *a;
+	unsigned long j;
+
+	boot_force();
+	victim_size = M(16);
+	victim = alloc_pages_mask(GFP_ATOMIC, victim_size, M(16) - 1);
+	/* pending: no sleep at all */
+	harness_fatal_signal = true;
+	harness_log_clear();
+	j = jiffies;
+	CHECK(!alloc_page_mask(GFP_KERNEL, M(16) - 1));
+	CHECK(!alloc_page_mask(GFP_KERNEL | __GFP_RETRY_MAYFAIL, M(16) - 1));
+	CHECK(!mask_pool_alloc_compat(GFP_KERNEL, 0));
+	CHECK_EQ(jiffies, j);
+	CHECK_EQ(harness_wait_calls, 0);
+	CHECK_EQ(vm(MASK_WAIT), 0);
+	CHECK_EQ(vm(MASK_FAIL), 3);
+	CHECK(harness_log_contains("cannot allocate 4096 bytes below 0xffffff"));
+	/* arriving 10 jiffies into the wait: it ends there */
+	harness_fatal_signal = false;
+	harness_wait_cb = raise_fatal_signal;
+	harness_wait_cb_delay = 10;
+	CHECK(!alloc_page_mask(GFP_KERNEL, M(16) - 1));
+	CHECK_EQ(jiffies - j, 10);
+	CHECK_EQ(vm(MASK_WAIT), 10);
+	CHECK_EQ(harness_wait_calls, 1);
+	/* __GFP_NOFAIL is not killable: it waits for the free */
+	CHECK(harness_fatal_signal);
+	nofail_calls = 0;
+	harness_wait_cb = nofail_cb;
+	a = alloc_pages_mask(GFP_KERNEL | __GFP_NOFAIL, PG(1), M(16) - 1);
+	CHECK(a != NULL);
+	CHECK_EQ(harness_wait_calls, 4);
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(vm(MASK_FAIL), 4);
+}
+
+/*
+ * ---- known allocator issues (TODO cases) ----
+ *
+ * These check what mm/mask_alloc.c should do and does not yet: they run,
+ * their failure is reported as "not ok ... # TODO" and not counted, and a
+ * pass fails the run, so that the marker goes once the allocator is fixed.
+ *
+ * All come from one root: a middle piece of an allocation freed before its
+ * head leaves the rest after it without a head bit, and nothing tells such
+ * a "headless remainder" from the continuation of the run right below it.
+ */
+
+/*
+ * Fill the pool but for a headless remainder: @x (@xn pages at the top)
+ * loses page @hole, whatever is allocated next lands there, right below
+ * the pages of @x after the hole, which have no head bit.
+ */
+static struct page *remainder_setup(unsigned long xn, unsigned long hole)
+{
+	struct page *x, *rest;
+	unsigned long i;
+
+	boot_force();
+	x = alloc_pages_mask(GFP_KERNEL, PG(xn), M(16) - 1);
+	rest = alloc_pages_mask(GFP_KERNEL, PG(POOL_PAGES - xn), M(16) - 1);
+	CHECK(pfn(x) == POOL_PAGES - xn && pfn(rest) == 0);
+	if (pfn(x) != POOL_PAGES - xn || pfn(rest))
+		return NULL;
+	for (i = 1; i < xn; i++)
+		set_page_refcounted(x + i);	/* as split_page() does */
+	fill(x, xn);
+	__free_pages(x + hole, 0);
+	CHECK_EQ(map_char(pfn(x) + hole + 1), '#');
+	CHECK_EQ(stats().free_bytes, PG(1));
+	return x;
+}
+
+/*
+ * A whole __free_pages_mask() / mask_pool_free_bounce() of a run right
+ * below a headless remainder is refused (mask_run_is_alloc(): "the page
+ * after the run must not continue it"), counted as misuse and leaked.
+ */
+static void t_known_free_mask_below_remainder(void)
+{
+	struct page *x = remainder_setup(5, 2), *y;	/* 4091..4095, hole 4093 */
+
+	if (!x)
+		return;
+	y = alloc_page_mask(GFP_KERNEL, M(16) - 1);
+	CHECK_EQ(pfn(y), 4093);
+	__free_pages_mask(y, PAGE_SIZE);
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(map_char(4093), '.');
+	CHECK_EQ(stats().free_bytes, PG(1));
+	expected_warnings = harness_warnings;	/* the check above says it */
+}
+
+static void t_known_free_bounce_below_remainder(void)
+{
+	struct page *x = remainder_setup(5, 2), *y;
+
+	if (!x)
+		return;
+	y = mask_pool_alloc_bounce(1, M(16) - 1, 0, 0, ~0UL);
+	CHECK_EQ(pfn(y), 4093);
+	if (IS_ERR(y))
+		return;
+	mask_pool_free_bounce(y, 1);
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(map_char(4093), '.');
+	expected_warnings = harness_warnings;
+}
+
+/*
+ * A free one page too large, from the run below into a headless
+ * remainder, is accepted by the allocator: by __free_pages_mask()
+ * (mask_run_is_alloc() sees one run) and by free_pages_prepare()
+ * (mask_pool_free_ok() sees no head inside), and in production frees a
+ * page of the other allocation.  (A debug kernel's bad_page() stops it,
+ * the allocator should have before.)
+ */
+static void t_known_free_mask_into_remainder(void)
+{
+	struct page *x = remainder_setup(3, 1), *y;	/* 4093..4095, hole 4094 */
+
+	if (!x)
+		return;
+	y = alloc_page_mask(GFP_KERNEL, M(16) - 1);
+	CHECK_EQ(pfn(y), 4094);
+	if (pfn(y) != 4094)
+		return;
+	__free_pages_mask(y, PG(2));
+	CHECK_EQ(stats().misuse, 1);
+	CHECK_EQ(damaged(x + 2, 1), 0);
+	expected_warnings = harness_warnings;
+	expected_bad_pages = harness_bad_pages;
+}
+
+static void t_known_free_pages_into_remainder(void)
+{
+	struct page *x = remainder_setup(3, 1), *y;
+
+	if (!x)
+		return;
+	y = mask_pool_alloc_compat(GFP_KERNEL, 0);
+	CHECK_EQ(pfn(y), 4094);
+	if (pfn(y) != 4094)
+		return;
+	__free_pages(y, 1);		/* alloc_pages(GFP_DMA, 0) freed as order 1 */
+	CHECK_EQ(stats().misuse, 1);
+	CHECK_EQ(damaged(x + 2, 1), 0);
+	expected_warnings = harness_warnings;
+	expected_bad_pages = harness_bad_pages;
+}
+
+/*
+ * The page after a freed head's piece gets the head if it is allocated
+ * without one, even when it is another allocation's remainder: the run
+ * below is then never counted in MASK_FREE, the remainder's twice.
+ */
+static void t_known_head_to_other_remainder(void)
+{
+	struct page *x = remainder_setup(3, 1), *y;	/* 4093..4095, hole 4094 */
+	unsigned long base;
+
+	if (!x)
+		return;
+	y = mask_pool_alloc_compat(GFP_KERNEL, 0);
+	CHECK_EQ(pfn(y), 4094);
+	if (pfn(y) != 4094)
+		return;
+	base = vm(MASK_FREE);
+	__free_pages(y, 0);
+	CHECK_EQ(vm(MASK_FREE) - base, 1);	/* y is back */
+	CHECK_EQ(map_char(4095), '#');
+	__free_pages(x, 0);
+	__free_pages(x + 2, 0);
+	CHECK_EQ(vm(MASK_FREE) - base, 2);	/* and x, once */
+	CHECK_EQ(stats().misuse, 0);
+}
+
+/*
+ * __free_pages_mask() gives back the chunks after the first before the
+ * first, from the lowest: in between, the later chunks are allocated
+ * pages without a head bit after free ones.  A run that another CPU
+ * allocates in that window right below them cannot be freed there (and a
+ * GFP_DMA page freed there hands its head to them).  Freeing the later
+ * chunks from the highest would keep the rest of the run whole.
+ */
+static struct page *window_y;
+
+static void window_alloc_free(void)
+{
+	/* the only free pages: the second chunk, 4090..4093 */
+	window_y = alloc_pages_mask(GFP_ATOMIC, PG(4), M(16) - 1);
+	CHECK_EQ(pfn(window_y), 4090);
+	if (window_y)
+		__free_pages_mask(window_y, PG(4));
+	CHECK_EQ(stats().misuse, 0);
+}
+
+static void t_known_free_in_chunk_window(void)
+{
+	struct page *r, *rest;
+
+	boot_force();
+	r = alloc_pages_mask(GFP_KERNEL, PG(14), M(16) - 1);	/* 8 + 4 + 2 */
+	rest = alloc_pages_mask(GFP_KERNEL, PG(POOL_PAGES - 14), M(16) - 1);
+	CHECK(pfn(r) == 4082 && pfn(rest) == 0);
+	if (pfn(r) != 4082 || pfn(rest))
+		return;
+	harness_release_cb = window_alloc_free;	/* after the first release */
+	__free_pages_mask(r, PG(14));
+	CHECK(window_y != NULL);
+	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(stats().used_bytes, PG(POOL_PAGES - 14));
+	CHECK_EQ(vm(MASK_FREE), 2);
+	expected_warnings = harness_warnings;
 }
 
 /* ------------------------------------------------------------------ */
@@ -2334,9 +3010,11 @@ static void t_prod_hwpoison_kept(void)
 struct test_case {
 	const char *name;
 	void (*fn)(void);
+	const char *todo;	/* a known allocator issue: see above */
 };
 
-#define T(x) { #x, t_##x }
+#define T(x) { #x, t_##x, NULL }
+#define TODO(x, why) { #x, t_##x, why }
 static const struct test_case tests[] = {
 	T(boot_default), T(boot_holes), T(handover_page_state),
 	T(handover_holes_skip_allocs), T(alloc_before_handover),
@@ -2344,24 +3022,29 @@ static const struct test_case tests[] = {
 	T(mask_sub_page_and_lowest), T(cursor_rotation),
 	T(cursor_upper_half_rule), T(cursor_used_in_upper_half),
 	T(bitmap_skip), T(rounding_waste), T(normal_first_below_mask),
+	T(zones_skipped_inside_span), T(zones_trial_no_reclaim),
 	T(normal_above_mask_given_back), T(normal_fail_uses_pool),
 	T(mask_covers_low_memory), T(mask_above_4g_no_dma32),
 	T(force_skips_normal), T(zeroing), T(get_free_roundtrip),
 	T(exhaustion_atomic), T(exhaustion_nowarn), T(wait_timeout),
 	T(waiter_woken_by_free), T(wait_noretry), T(wait_bounded_total),
-	T(wait_retry_mayfail), T(wait_nofail), T(impossible_no_wait), T(impossible_holes_no_wait),
+	T(wait_retry_mayfail), T(wait_nofail), T(wait_killed_by_fatal_signal),
+	T(impossible_no_wait), T(impossible_holes_no_wait),
 	T(large_skips_buddy), T(misuse_size_zero), T(misuse_zone_modifiers),
 	T(misuse_free_smaller), T(misuse_free_larger),
 	T(misuse_free_not_head), T(misuse_double_free),
 	T(misuse_release_free_page), T(misuse_free_size_zero),
 	T(free_normal_page), T(free_with_extra_ref), T(subrange_api_split),
-	T(subrange_split_page), T(subrange_pages_exact),
+	T(subrange_split_page), T(chunks_prepared_and_freed),
+	T(free_ok_one_allocation), T(subrange_pages_exact),
 	T(subrange_speculative_ref), T(compound_folio_put),
 	T(compat_alignment), T(compat_alignment_odd_pool),
 	T(compat_below_16m_and_zero),
 	T(compat_exhaustion), T(parser_table), T(param_bare),
 	T(param_garbage), T(param_zero), T(param_explicit_size),
 	T(param_explicit_with_holes), T(param_too_big),
+	T(param_no_room_default_pool), T(param_clamped), T(param_at_clamp),
+	T(param_one_page_over_clamp), T(param_clamp_quarter),
 	T(param_force_only), T(increase_mask_zone),
 	T(increase_bottom_up_around_holes), T(increase_after_handover),
 	T(bitmaps_from_memblock), T(no_reserve_no_pool),
@@ -2380,8 +3063,14 @@ static const struct test_case tests[] = {
 	T(prod_double_free_mask), T(prod_legit_tail_rule),
 	T(prod_legit_split_any_order), T(prod_legit_pages_exact),
 	T(prod_mask_free_once), T(prod_mask_free_once_chunks),
-	T(prod_hwpoison_kept),
+	T(prod_hwpoison_kept), T(hwpoison_run_retried),
 	T(stress_fixed_seed), T(stress_random_seed),
+	TODO(known_free_mask_below_remainder, "legit free refused below a headless remainder"),
+	TODO(known_free_bounce_below_remainder, "legit bounce free refused below a headless remainder"),
+	TODO(known_free_mask_into_remainder, "a page too many into a headless remainder accepted"),
+	TODO(known_free_pages_into_remainder, "a range into a headless remainder accepted"),
+	TODO(known_head_to_other_remainder, "head moves to another allocation's remainder"),
+	TODO(known_free_in_chunk_window, "a run below the later chunks of a free in progress is refused"),
 };
 
 static int run_one(const struct test_case *t)
@@ -2397,6 +3086,8 @@ static int run_one(const struct test_case *t)
 		return 1;
 	}
 	if (!pid) {
+		if (t->todo)
+			fail_word = "TODO";
 		t->fn();
 		if (harness_errors != expected_errors) {
 			fprintf(stderr, "  %lu harness errors (expected %lu)\n",
@@ -2425,7 +3116,7 @@ static int run_one(const struct test_case *t)
 
 int main(int argc, char **argv)
 {
-	unsigned int i, passed = 0, nfailed = 0;
+	unsigned int i, passed = 0, nfailed = 0, ntodo = 0;
 	int a;
 	bool only = false;
 
@@ -2457,7 +3148,18 @@ int main(int argc, char **argv)
 			if (!sel)
 				continue;
 		}
-		if (run_one(&tests[i])) {
+		if (tests[i].todo) {
+			/* Known issue: its failure is expected, a pass is news. */
+			if (run_one(&tests[i])) {
+				printf("not ok %u %s # TODO %s\n", i + 1, tests[i].name,
+				       tests[i].todo);
+				ntodo++;
+			} else {
+				printf("ok %u %s # TODO passes now: make it a plain case\n",
+				       i + 1, tests[i].name);
+				nfailed++;
+			}
+		} else if (run_one(&tests[i])) {
 			printf("not ok %u %s\n", i + 1, tests[i].name);
 			nfailed++;
 		} else {
@@ -2465,6 +3167,8 @@ int main(int argc, char **argv)
 			passed++;
 		}
 	}
+	if (ntodo)
+		printf("# %u known allocator issue(s), TODO cases not counted\n", ntodo);
 	printf("%s: %u passed, %u failed\n",
 	       harness_production ? "mask_alloc_test_prod" : "mask_alloc_test",
 	       passed, nfailed);

@@ -21,7 +21,8 @@
  * misuse, no warning, no bad page, no harness error; and TSan must report
  * nothing (TSAN_OPTIONS=halt_on_error=1 exitcode=66 in the Makefile).
  *
- *   ./tstress [--seed S] [--threads N] [--ops N | --seconds S] [--warn] [-v]
+ *   ./tstress [--seed S] [--threads N] [--ops N | --seconds S] [--warn]
+ *             [--multi-chunk] [-v]
  *
  * --ops is per thread (default 20000).  The seed is always printed; the
  * interleaving of threads is not reproducible, the operations are.
@@ -69,6 +70,7 @@ static unsigned int nthreads = 4;
 static unsigned long ops_per_thread = 20000;
 static double seconds;
 static bool warn;	/* failures without __GFP_NOWARN (see the README) */
+static bool multi_chunk;	/* allocation API runs of any size (see op_alloc()) */
 static struct timespec t0;
 
 static pthread_mutex_t mailbox_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -207,6 +209,18 @@ static void op_alloc(struct thread *t)
 		mask = max(mask, (u64)M(16) - 1);
 		t->nofail++;
 	}
+	/*
+	 * A power-of-two number of pages, one chunk, unless --multi-chunk:
+	 * __free_pages_mask() gives back the chunks after the first before
+	 * the first, and in between the later ones have no head bit, so a
+	 * run another thread allocates and frees in that window right below
+	 * them is refused (known_free_in_chunk_window in tests.c).
+	 */
+	if (!multi_chunk && size > PAGE_SIZE) {
+		unsigned long nr = roundup_pow_of_two(DIV_ROUND_UP(size, PAGE_SIZE));
+
+		size = (nr - 1) * PAGE_SIZE + 1 + rnd_below(t, PAGE_SIZE);
+	}
 	page = alloc_pages_mask(gfp, size, mask);
 	if (!page) {
 		if (nofail)
@@ -315,10 +329,19 @@ static void free_whole(struct thread *t, struct held *h)
 	}
 }
 
-/* Split into single pages and free a few; the rest stays held. */
+/*
+ * Split into single pages and free a few; the rest stays held.  Only from
+ * either end of what is left: a middle page freed first leaves the pages
+ * after it without a head bit in mm/mask_alloc.c, and a whole run that
+ * another thread then gets right below them could not be freed (its free
+ * is refused as misuse, see known_free_*_below_remainder in tests.c).  No
+ * thread here can know that, so middle pieces are left to the
+ * single-threaded stress and the fuzzer, whose models can.
+ */
 static bool free_some(struct thread *t, struct held *h)
 {
-	unsigned long i, n = 1 + rnd_below(t, 3);
+	unsigned long i, n = 1 + rnd_below(t, 3), first, last;
+	bool from_top = rnd_below(t, 2);
 
 	if (h->kind == K_BUDDY || h->kind == K_COMP || h->nr > 64)
 		return false;
@@ -330,13 +353,13 @@ static bool free_some(struct thread *t, struct held *h)
 				set_page_refcounted(h->page + i);
 		h->split = true;
 	}
-	for (i = rnd_below(t, h->nr); i < h->nr && n; i++) {
-		if (!(h->live & (1UL << i)))
-			continue;
+	for (; n && h->live; n--) {
+		first = __builtin_ctzl(h->live);
+		last = BITS_PER_LONG - 1 - __builtin_clzl(h->live);
+		i = from_top ? last : first;
 		check_stamp(t, h, i);
 		__free_pages(h->page + i, 0);
 		h->live &= ~(1UL << i);
-		n--;
 	}
 	return !h->live;
 }
@@ -464,8 +487,11 @@ int main(int argc, char **argv)
 			warn = true;
 		} else if (!strcmp(argv[a], "-v")) {
 			harness_verbose = true;
+		} else if (!strcmp(argv[a], "--multi-chunk")) {
+			multi_chunk = true;
 		} else {
-			fprintf(stderr, "usage: %s [--seed S] [--threads N] [--ops N | --seconds S] [--warn] [-v]\n",
+			fprintf(stderr, "usage: %s [--seed S] [--threads N] [--ops N | --seconds S] [--warn]"
+				" [--multi-chunk] [-v]\n",
 				argv[0]);
 			return 2;
 		}
