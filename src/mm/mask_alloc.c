@@ -1245,7 +1245,7 @@ static bool mask_owned_used(unsigned long lo, unsigned long end)
  * middle of an allocation: __free_pages() with a speculative reference,
  * split_page() and alloc_pages_exact() free such pieces.  On success the
  * bitmap indices of the range are in [*@lo, *@hi].  Called with the lock
- * held.
+ * held, or see mask_pool_free_ok().
  */
 static bool mask_free_range_ok(unsigned long pfn, unsigned long nr,
 			       unsigned long *lo, unsigned long *hi)
@@ -1270,17 +1270,21 @@ static bool mask_free_range_ok(unsigned long pfn, unsigned long nr,
  * changes nothing, whatever debug options the kernel has.  Such a free is
  * reported once with a warning and counted as misuse.
  *
+ * The bitmaps are read without the lock.  For a range that the caller
+ * owns, nobody else may change its bits, and the words they share with
+ * other pages are written whole, so the answer is exact; only a free that
+ * is wrong and races with an allocation of the same pages can be let
+ * through here, and mask_pool_release() checks again under the lock.
+ *
  * Context: Any context that may free pages.
  * Return: true if the range lies inside one allocation.
  */
 bool mask_pool_free_ok(struct page *page, unsigned int nr_pages)
 {
-	unsigned long flags, lo, hi;
+	unsigned long lo, hi;
 	bool ok;
 
-	spin_lock_irqsave(&mask_pool.lock, flags);
-	ok = mask_free_range_ok(page_to_pfn(page), nr_pages, &lo, &hi);
-	spin_unlock_irqrestore(&mask_pool.lock, flags);
+	ok = data_race(mask_free_range_ok(page_to_pfn(page), nr_pages, &lo, &hi));
 	if (WARN_ON_ONCE(!ok))
 		mask_misuse();
 	return ok;

@@ -69,9 +69,18 @@ typedef u64 phys_addr_t;
 #ifdef HARNESS_THREADS
 #define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+/* data_race(): reads ThreadSanitizer is told to ignore, as KCSAN is. */
+void AnnotateIgnoreReadsBegin(const char *file, int line);
+void AnnotateIgnoreReadsEnd(const char *file, int line);
+#define data_race(expr) ({						\
+	AnnotateIgnoreReadsBegin(__FILE__, __LINE__);			\
+	__auto_type __v = (expr);					\
+	AnnotateIgnoreReadsEnd(__FILE__, __LINE__);			\
+	__v; })
 #else
 #define READ_ONCE(x)	(*(volatile typeof(x) *)&(x))
 #define WRITE_ONCE(x, v) do { *(volatile typeof(x) *)&(x) = (v); } while (0)
+#define data_race(expr)	(expr)
 #endif
 #define min(a, b)	((a) < (b) ? (a) : (b))
 #define max(a, b)	((a) > (b) ? (a) : (b))
