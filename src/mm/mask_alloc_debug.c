@@ -3,11 +3,12 @@
  * debugfs knobs to allocate from and free to the mask allocator by hand,
  * for demonstrations and boot-time tests (model: mm/cma_debug.c).
  *
- *   /sys/kernel/debug/mask_alloc/alloc        write "<size> <mask>"
+ *   /sys/kernel/debug/mask_alloc/alloc        write "<size> <mask> [account]"
  *   /sys/kernel/debug/mask_alloc/free         write "<phys address>" or "all"
  *   /sys/kernel/debug/mask_alloc/allocations  read: what is held
  *
- * Allocations are made with GFP_KERNEL and held until freed here.
+ * Allocations are made with GFP_KERNEL (with "account", GFP_KERNEL_ACCOUNT:
+ * charged to the writer's memory cgroup) and held until freed here.
  */
 #define pr_fmt(fmt) "mask_alloc: " fmt
 
@@ -62,6 +63,7 @@ static char *mask_debug_get_cmd(char *buf, size_t size, const char __user *ubuf,
 static ssize_t mask_debug_alloc_write(struct file *file, const char __user *ubuf,
 				      size_t len, loff_t *ppos)
 {
+	gfp_t gfp = GFP_KERNEL | __GFP_NOWARN;
 	struct mask_debug_alloc *a;
 	char buf[64], *s, *tok;
 	u64 size, mask;
@@ -70,15 +72,23 @@ static ssize_t mask_debug_alloc_write(struct file *file, const char __user *ubuf
 	if (IS_ERR(s))
 		return PTR_ERR(s);
 	tok = strsep(&s, " \t");
-	if (!tok || kstrtou64(tok, 0, &size) || !s || kstrtou64(strim(s), 0, &mask))
+	if (!tok || kstrtou64(tok, 0, &size))
 		return -EINVAL;
+	tok = strsep(&s, " \t");
+	if (!tok || kstrtou64(tok, 0, &mask))
+		return -EINVAL;
+	if (s) {
+		if (strcmp(strim(s), "account"))
+			return -EINVAL;
+		gfp |= __GFP_ACCOUNT;
+	}
 	if (size < MASK_MIN_SIZE || size > SZ_1G)
 		return -EINVAL;
 
 	a = kzalloc(sizeof(*a), GFP_KERNEL);
 	if (!a)
 		return -ENOMEM;
-	a->page = alloc_pages_mask(GFP_KERNEL | __GFP_NOWARN, size, mask);
+	a->page = alloc_pages_mask(gfp, size, mask);
 	if (!a->page) {
 		kfree(a);
 		pr_info("debugfs: %llu bytes below %#llx: no memory\n", size, mask);
