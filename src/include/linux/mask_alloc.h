@@ -111,7 +111,7 @@ int mask_zone_parse(const char *s, u64 *size, bool *force);
  * Context: Any context.
  * Return: true once mask_pool_handover() has put at least one page in the pool.
  */
-static inline bool mask_pool_enabled(void)
+static __always_inline bool mask_pool_enabled(void)
 {
 	return static_branch_unlikely(&mask_pool_key);
 }
@@ -128,7 +128,7 @@ static inline bool mask_pool_enabled(void)
  * Context: Any context.
  * Return: true if @page belongs to the pool and must be returned to it.
  */
-static inline bool mask_pool_page(const struct page *page)
+static __always_inline bool mask_pool_page(const struct page *page)
 {
 	return mask_pool_enabled() &&
 	       page_to_pfn(page) - mask_pool_span_base < mask_pool_span_pages &&
@@ -194,12 +194,12 @@ static inline void free_pages_mask(void *addr, size_t size)
 		__free_pages_mask(virt_to_page(addr), size);
 }
 
-static inline bool mask_pool_enabled(void)
+static __always_inline bool mask_pool_enabled(void)
 {
 	return false;
 }
 
-static inline bool mask_pool_page(const struct page *page)
+static __always_inline bool mask_pool_page(const struct page *page)
 {
 	return false;
 }
