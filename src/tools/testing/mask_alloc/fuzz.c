@@ -1071,6 +1071,32 @@ static unsigned long pick_pfn(void)
 	}
 }
 
+/*
+ * The first piece of split @id that starts with a cont head, freed whole
+ * by __free_pages_mask() or mask_pool_free_bounce(): not an allocation.
+ */
+static void misuse_piece(int id)
+{
+	const struct rec *r = &recs[id];
+	unsigned long pfn, n;
+
+	for (pfn = r->pfn; pfn < r->pfn + r->nr; pfn++)
+		if (own(pfn) == id && cont_of(pfn))
+			break;
+	if (pfn == r->pfn + r->nr)
+		return;
+	for (n = 1; own(pfn + n) == id && !head_of(pfn + n); n++)
+		;
+	op("misuse_free_piece", "rec %d pfn %lu nr %lu", id, pfn, n);
+	if (get8() & 1) {
+		__free_pages_mask(pfn_to_page(pfn), PFN_PHYS(n) - (get8() & 1));
+		expect_misuse(S_FREE_CHECK);
+	} else {
+		mask_pool_free_bounce(pfn_to_page(pfn), n);
+		expect_misuse(S_BFREE_CHECK);
+	}
+}
+
 static void do_misuse(void)
 {
 	unsigned long pfn, nr, am, ap, before;
@@ -1103,9 +1129,13 @@ static void do_misuse(void)
 			fail("allocated");
 		expect_misuse(S_ALLOC_GFP);
 		break;
-	case 2:		/* wrong size */
+	case 2:		/* wrong size, or a piece freed as an allocation */
 		id = pick_rec();
-		if (id < 0 || (recs[id].kind != R_API && recs[id].kind != R_ADDR) || recs[id].split)
+		if (id >= 0 && recs[id].split) {
+			misuse_piece(id);
+			return;
+		}
+		if (id < 0 || (recs[id].kind != R_API && recs[id].kind != R_ADDR))
 			return;
 		size = get8() & 1 ? get32() : recs[id].size + (get8() & 1 ? PAGE_SIZE : -PAGE_SIZE);
 		op("misuse_free_size", "rec %d nr %lu size %zu", id, recs[id].nr, size);
