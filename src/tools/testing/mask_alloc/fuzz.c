@@ -1157,7 +1157,8 @@ static void do_misuse(void)
 		 * allocator cannot tell from one); a piece that starts with a
 		 * cont head is refused.
 		 */
-		if (!in_span(pfn) || own(pfn) == OWN_HOLE || model_run_is_alloc(pfn, pages_of(size)))
+		if (!in_span(pfn) || own(pfn) == OWN_HOLE ||
+		    model_run_is_alloc(pfn, pages_of(size)))
 			return;
 		__free_pages_mask(pfn_to_page(pfn), size);
 		expect_misuse(S_FREE_CHECK);
@@ -1199,7 +1200,7 @@ static void do_misuse(void)
 			for (i = 0; i < nr && page_ref_count(pfn_to_page(pfn + i)) == 1; i++)
 				;
 			if (i == nr)
-				return;		/* taken: a valid free, or a piece with its head */
+				return;	/* taken: a valid free, or a piece with its head */
 		}
 		mask_pool_free_bounce(pfn_to_page(pfn), nr);
 		expect_misuse(S_BFREE_CHECK);
