@@ -1024,8 +1024,8 @@ static void t_subrange_api_split(void)
 	CHECK_EQ(map_char(4095), '#');
 	CHECK_EQ(vm(MASK_FREE), 0);
 	/*
-	 * A range that runs into the piece is refused, the piece itself
-	 * may go page by page, but not as an allocation.
+	 * A range over the freed page is refused; the piece may be freed,
+	 * but not as an allocation: its head is a cont head.
 	 */
 	CHECK(!mask_pool_free_ok(a + 1, 2));
 	CHECK(mask_pool_free_ok(a + 3, 2));
