@@ -16,6 +16,7 @@ void fk_reset(void)
 	memset(mask_ranges, 0, sizeof(mask_ranges));
 	mask_nr_ranges = 0;
 	mask_zone_size = 0;
+	mask_zone_set = false;
 	mask_meta_bytes = 0;
 	mask_pool_key.enabled = false;
 	mask_pool_span_base = 0;
@@ -29,6 +30,7 @@ void fk_view(struct fk_view *v)
 		.owned = mask_pool.owned,
 		.used = mask_pool.used,
 		.head = mask_pool.head,
+		.cont = mask_pool.cont,
 		.base_pfn = mask_pool.base_pfn,
 		.max_pfn = mask_pool.max_pfn,
 		.nbits = mask_pool.nbits,

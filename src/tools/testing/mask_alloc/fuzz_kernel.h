@@ -12,6 +12,7 @@ struct fk_view {
 	const unsigned long *owned;
 	const unsigned long *used;
 	const unsigned long *head;
+	const unsigned long *cont;
 	unsigned long base_pfn;
 	unsigned long max_pfn;
 	unsigned long nbits;

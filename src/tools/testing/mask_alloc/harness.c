@@ -56,13 +56,16 @@ static pthread_mutex_t zone_lock = PTHREAD_MUTEX_INITIALIZER;
 
 bool harness_fatal_signal;
 void (*harness_release_cb)(void);
+void (*harness_release_watch)(struct page *page, unsigned long n);
 
-/* mask_pool_release(), then harness_release_cb once. */
+/* mask_pool_release(), then harness_release_watch, then harness_release_cb once. */
 static void pool_release(struct page *page, unsigned long n)
 {
 	void (*cb)(void) = harness_release_cb;
 
 	mask_pool_release(page, n);
+	if (harness_release_watch)
+		harness_release_watch(page, n);
 	if (cb) {
 		harness_release_cb = NULL;
 		cb();
@@ -1014,6 +1017,7 @@ void harness_reset(void)
 	harness_wait_limit = 100000;
 	harness_fatal_signal = false;
 	harness_release_cb = NULL;
+	harness_release_watch = NULL;
 	harness_hook_log_clear();
 	dfs_nr = 0;
 }

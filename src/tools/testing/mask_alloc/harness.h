@@ -57,6 +57,12 @@ extern unsigned long harness_wait_limit;
  */
 extern void (*harness_release_cb)(void);
 
+/*
+ * Called after every mask_pool_release() that free_pages_prepare() makes,
+ * with its range (refused or not), until cleared.
+ */
+extern void (*harness_release_watch)(struct page *page, unsigned long n);
+
 /* A fatal signal for the current task: killable waits end (see shim.h). */
 extern bool harness_fatal_signal;
 

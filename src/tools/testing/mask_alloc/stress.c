@@ -3,21 +3,23 @@
  * Seeded random stress of mm/mask_alloc.c against a reference model.
  *
  * The model is a plain array of page states (hole / free / used by
- * allocation id) with the head bits of mm/mask_alloc.c: set on the first
- * page of a run, moved by a release that starts at one to the page after
- * it if that page is allocated and has none, and otherwise gone (and
- * MASK_FREE counted).  Releases are modelled one mask_pool_release() call
- * at a time, in the chunks and order in which the free paths make them.
- * After every step the debugfs map, the stats, the struct page states and
- * the vm events are compared with it.  A failed non-blocking pool
- * allocation is an error if the model has a fit.
- *
- * A middle piece freed first leaves the rest of its allocation without a
- * head bit.  mm/mask_alloc.c then refuses __free_pages_mask() of a whole
- * run that ends right below such a headless page (mask_run_is_alloc():
- * "the page after the run must not continue it"), and accepts a free one
- * page too large into it.  Those frees are deferred here (counted, printed
- * by ./stress) until the remainder is gone; see known_* in tests.c.
+ * allocation id) with the allocator's @head and @cont bits: a head on the
+ * first page of a run; a release (one mask_pool_release() call) clears
+ * the bits of its range and gives the page after it, if that page is
+ * allocated and has no head, a head marked cont, so that every allocated
+ * piece starts with a head (map 'H' for an allocation, 'h' for a piece);
+ * MASK_FREE is counted by the release that starts at an allocation's own
+ * head.  Each free path's releases are listed before the call, in the
+ * chunks and order in which it makes them, and checked one at a time as
+ * they happen (harness_release_watch): the range, the model's consent
+ * (mask_free_range_ok()), then the map and the counters.  Between two
+ * releases of one free, another "CPU" sometimes allocates and frees (the
+ * window of a multi-chunk free).  After every step the debugfs map, the
+ * stats, the struct page states and the vm events are compared with the
+ * model.  A failed non-blocking pool allocation is an error if the model
+ * has a fit.  Misuse: wrong sizes, releases and free checks of random
+ * ranges (against the model's answer), and __free_pages_mask() or
+ * mask_pool_free_bounce() of a piece that is not an allocation.
  *
  *   ./stress --seed S --iters N       (or MASK_STRESS_SEED=S ./stress)
  *
@@ -43,7 +45,8 @@ enum { S_HOLE, S_FREE, S_USED };
 struct mpage {
 	int state;
 	int id;
-	bool head;	/* the allocator's head bit */
+	bool head;	/* the allocator's @head bit */
+	bool cont;	/* and its @cont bit: the head of a piece */
 };
 
 enum kind { K_API, K_COMPAT };
@@ -62,7 +65,18 @@ struct rec {
 
 static struct mpage model[POOL_END];
 static struct rec recs[MAX_RECS];
-static unsigned long nr_pool_allocs, expect_misuse, expect_frees, deferred, adopted;
+static unsigned long nr_pool_allocs, expect_misuse, expect_frees;
+static unsigned long nr_releases, nr_conts, nr_window_ops, nr_misuse;
+
+/*
+ * The releases the current free is to make, in order: [exp_pos, exp_cnt).
+ * A free made between two releases of another (depth 1) appends its own
+ * and consumes them before the outer one goes on.
+ */
+#define MAX_EXP		8192
+static struct { unsigned long pfn, n; } exp_rel[MAX_EXP];
+static unsigned long exp_pos, exp_cnt;
+static int depth;
 static u64 rng_state;
 static unsigned long step;
 static const char *op = "boot";
@@ -145,32 +159,63 @@ static void model_take(int id, unsigned long pfn, unsigned long nr)
 		if (pfn + i >= POOL_END || model[pfn + i].state != S_FREE)
 			FAILF("pfn %lu handed out but not free in the model", pfn + i);
 		else
-			model[pfn + i] = (struct mpage){ S_USED, id, i == 0 };
+			model[pfn + i] = (struct mpage){ S_USED, id, i == 0, false };
 	}
 }
 
-/* An allocated page without a head bit: the allocator's "continues a run". */
-static bool headless_used(unsigned long pfn)
+static bool used(unsigned long pfn)
 {
-	return pfn < POOL_END && model[pfn].state == S_USED && !model[pfn].head;
+	return pfn < POOL_END && model[pfn].state == S_USED;
+}
+
+/* mask_free_range_ok(): all allocated, no head after the first page. */
+static bool model_range_ok(unsigned long pfn, unsigned long nr)
+{
+	unsigned long i;
+
+	if (!nr)
+		return false;
+	for (i = 0; i < nr; i++)
+		if (!used(pfn + i) || (i && model[pfn + i].head))
+			return false;
+	return true;
 }
 
 /* One mask_pool_release(pfn, nr) of allocated pages, as mm/mask_alloc.c does it. */
 static void model_release(unsigned long pfn, unsigned long nr)
 {
-	bool ended = model[pfn].head;
-	int id = model[pfn].id;
+	bool ended;
+	int id;
 	unsigned long i;
 
+	if (!model_range_ok(pfn, nr)) {
+		FAILF("release of pfn %lu + %lu, which the model refuses", pfn, nr);
+		return;
+	}
+	id = model[pfn].id;
+	ended = model[pfn].head && !model[pfn].cont;
 	for (i = 0; i < nr; i++)
-		model[pfn + i] = (struct mpage){ S_FREE, 0, false };
-	if (ended && headless_used(pfn + nr)) {
-		/* the page after may be another allocation's remainder */
-		adopted += model[pfn + nr].id != id;
-		model[pfn + nr].head = true;
-		ended = false;
+		model[pfn + i] = (struct mpage){ S_FREE, 0, false, false };
+	if (used(pfn + nr) && !model[pfn + nr].head) {
+		/* every piece starts with a head: this one is @id's own */
+		if (model[pfn + nr].id != id)
+			FAILF("pfn %lu, without a head, is not of %d", pfn + nr, id);
+		model[pfn + nr].head = model[pfn + nr].cont = true;
+		nr_conts++;
 	}
 	expect_frees += ended;
+	nr_releases++;
+}
+
+/* The next release the current free makes. */
+static void expect_release(unsigned long pfn, unsigned long n)
+{
+	if (exp_cnt == MAX_EXP) {
+		FAILF("too many releases expected");
+		return;
+	}
+	exp_rel[exp_cnt].pfn = pfn;
+	exp_rel[exp_cnt++].n = n;
 }
 
 /* Order of the first chunk of a run of @nr pages (mask_chunk_order()). */
@@ -179,14 +224,72 @@ static unsigned int chunk_order(unsigned long nr)
 	return min_t(unsigned int, ilog2(nr), MAX_PAGE_ORDER);
 }
 
-/* __free_pages_mask() of a whole run: the other chunks, then the first. */
-static void model_release_run(unsigned long pfn, unsigned long nr)
+/* mask_run_free_chunks(pfn, nr, from): the chunks at or after @from, in order. */
+static void expect_chunks(unsigned long pfn, unsigned long nr, unsigned long from)
 {
-	unsigned long first = 1UL << chunk_order(nr);
+	unsigned long i, n;
 
-	if (nr > first)
-		model_release(pfn + first, nr - first);
-	model_release(pfn, first);
+	for (i = 0; i < nr; i += n) {
+		n = 1UL << chunk_order(nr - i);
+		if (i >= from)
+			expect_release(pfn + i, n);
+	}
+}
+
+/* __free_pages() with a reference left on @pfn: the rest of its 2^order. */
+static void expect_tail_rule(unsigned long pfn, unsigned int order)
+{
+	while (order-- > 0)
+		expect_release(pfn + (1UL << order), 1UL << order);
+}
+
+static void verify(void);
+static void verify_light(void);
+static void window_op(void);
+
+/* harness_release_watch: one release made by a free path. */
+static void watch_release(struct page *page, unsigned long n)
+{
+	unsigned long pfn = page_to_pfn(page);
+
+	if (exp_pos >= exp_cnt) {
+		FAILF("release of pfn %lu + %lu, none expected", pfn, n);
+		return;
+	}
+	if (exp_rel[exp_pos].pfn != pfn || exp_rel[exp_pos].n != n)
+		FAILF("release of pfn %lu + %lu, expected pfn %lu + %lu", pfn, n,
+		      exp_rel[exp_pos].pfn, exp_rel[exp_pos].n);
+	exp_pos++;
+	if (bad)
+		return;
+	model_release(pfn, n);
+	verify_light();
+	/* another CPU in the window between two releases of one free */
+	if (!depth && exp_pos < exp_cnt && !bad && rnd_below(4) == 0)
+		window_op();
+}
+
+/* Start and end one free's list of releases (nested inside a window). */
+struct frame {
+	unsigned long pos, cnt;
+};
+
+static struct frame free_begin(void)
+{
+	struct frame f = { exp_pos, exp_cnt };
+
+	exp_pos = exp_cnt;
+	return f;
+}
+
+static void free_end(struct frame f)
+{
+	if (exp_pos != exp_cnt && !bad)
+		FAILF("%lu of %lu expected releases made (next: pfn %lu + %lu)",
+		      exp_pos - f.cnt, exp_cnt - f.cnt, exp_rel[exp_pos].pfn,
+		      exp_rel[exp_pos].n);
+	exp_cnt = f.cnt;
+	exp_pos = f.pos;
 }
 
 static bool rec_page_live(int id, unsigned long pfn)
@@ -213,23 +316,18 @@ static void rec_check_done(int id)
 
 static char mapbuf[1 << 17];
 
-static void verify(void)
+/* The map, the invariants and the counters against the model. */
+static void verify_light(void)
 {
 	struct mask_pool_stats st;
 	unsigned long p, nfree = 0, run = 0, best = 0;
-	int i;
 
-	if (harness_errors || harness_bad_pages) {
-		FAILF("%lu harness errors, %lu bad pages", harness_errors, harness_bad_pages);
-		harness_errors = harness_bad_pages = 0;
-	}
 	if (!parse_map()) {
 		FAILF("map read failed");
 		return;
 	}
-	for (p = 0; p < POOL_END; p++) {
+	for (p = 0; p < POOL_END && !bad; p++) {
 		const struct mpage *m = &model[p];
-		struct page *pg = pfn_to_page(p);
 		char want, got = mapc[p];
 
 		if (m->state == S_HOLE)
@@ -237,32 +335,25 @@ static void verify(void)
 		else if (m->state == S_FREE)
 			want = '.';
 		else
-			want = m->head ? 'H' : '#';
+			want = m->cont ? 'h' : m->head ? 'H' : '#';
 		if (want != got)
 			FAILF("pfn %lu: map '%c', model '%c'", p, got, want);
-
+		/* every allocated piece starts with a head */
+		if (m->state == S_USED && !m->head &&
+		    (!p || model[p - 1].state != S_USED || model[p - 1].id != m->id))
+			FAILF("pfn %lu: an allocated piece of %d without a head", p, m->id);
+		if (m->cont && !m->head)
+			FAILF("pfn %lu: cont without head in the model", p);
 		if (m->state == S_FREE) {
 			nfree++;
 			run++;
 			best = max(best, run);
-			if (pg->state != HPS_FREE || pg->_refcount)
-				FAILF("free pfn %lu: state %d ref %d", p, pg->state, pg->_refcount);
 		} else {
 			run = 0;
 		}
-		if (m->state == S_USED) {
-			const struct rec *r = &recs[m->id];
-			int ref = 0;
-
-			if (r->split || p == r->pfn)
-				ref = 1;
-			if (pg->state != HPS_ALLOCATED || pg->_refcount != ref)
-				FAILF("used pfn %lu: state %d ref %d (want %d)",
-				      p, pg->state, pg->_refcount, ref);
-		}
-		if (bad)
-			return;
 	}
+	if (bad)
+		return;
 	mask_pool_get_stats(&st);
 	if (st.free_bytes != (u64)nfree << PAGE_SHIFT)
 		FAILF("free_bytes %llu, model %lu pages", (unsigned long long)st.free_bytes, nfree);
@@ -275,6 +366,36 @@ static void verify(void)
 		FAILF("MASK_ALLOC %lu, model %lu", harness_vm_events[MASK_ALLOC], nr_pool_allocs);
 	if (harness_vm_events[MASK_FREE] != expect_frees)
 		FAILF("MASK_FREE %lu, model %lu", harness_vm_events[MASK_FREE], expect_frees);
+}
+
+/* After a step: verify_light(), the struct pages and the harness's counts. */
+static void verify(void)
+{
+	unsigned long p;
+	int i;
+
+	if (harness_errors || harness_bad_pages) {
+		FAILF("%lu harness errors, %lu bad pages", harness_errors, harness_bad_pages);
+		harness_errors = harness_bad_pages = 0;
+	}
+	verify_light();
+	for (p = 0; p < POOL_END && !bad; p++) {
+		const struct mpage *m = &model[p];
+		struct page *pg = pfn_to_page(p);
+
+		if (m->state == S_FREE && (pg->state != HPS_FREE || pg->_refcount))
+			FAILF("free pfn %lu: state %d ref %d", p, pg->state, pg->_refcount);
+		if (m->state == S_USED) {
+			const struct rec *r = &recs[m->id];
+			int ref = 0;
+
+			if (r->split || p == r->pfn)
+				ref = 1;
+			if (pg->state != HPS_ALLOCATED || pg->_refcount != ref)
+				FAILF("used pfn %lu: state %d ref %d (want %d)",
+				      p, pg->state, pg->_refcount, ref);
+		}
+	}
 	for (i = 0; i < MAX_RECS && !bad; i++)
 		if (recs[i].live && !recs[i].pool &&
 		    pfn_to_page(recs[i].pfn)->state != HPS_ALLOCATED)
@@ -288,33 +409,21 @@ static const u64 masks[] = {
 	0x13fffff, 0x1000000, 0x17fffff, 0x1ffffff,
 };
 
-static void op_alloc_api(void)
+static int last_alloc;	/* the rec of the last op_alloc_api_size(), or -1 */
+
+static void op_alloc_api_size(size_t size)
 {
 	u64 mask = masks[rnd_below(ARRAY_SIZE(masks))];
 	unsigned long nr, end = mask_end(mask);
 	gfp_t gfp = GFP_ATOMIC | __GFP_NOWARN;
 	bool fits, zero = rnd_below(8) == 0;
 	struct page *page;
-	size_t size;
 	int id = new_rec();
 
 	op = "alloc_api";
+	last_alloc = -1;
 	if (id < 0)
 		return;
-	switch (rnd_below(4)) {
-	case 0:
-		size = 16 + rnd_below(PAGE_SIZE);
-		break;
-	case 1:
-		size = (1 + rnd_below(8)) * PAGE_SIZE;
-		break;
-	case 2:
-		size = 16 + rnd_below(64 * PAGE_SIZE);
-		break;
-	default:
-		size = 16 + rnd_below(600 * PAGE_SIZE);
-		break;
-	}
 	if (zero)
 		gfp |= __GFP_ZERO;
 	nr = DIV_ROUND_UP(size, PAGE_SIZE);
@@ -332,6 +441,7 @@ static void op_alloc_api(void)
 		      (unsigned long long)mask);
 	recs[id] = (struct rec){ .live = true, .kind = K_API, .pfn = page_to_pfn(page),
 				 .nr = nr, .size = size };
+	last_alloc = id;
 	if (mask_pool_page(page)) {
 		recs[id].pool = true;
 		nr_pool_allocs++;
@@ -350,6 +460,27 @@ static void op_alloc_api(void)
 			}
 	}
 	memset(page_address(page), 0x5a, size);
+}
+
+static void op_alloc_api(void)
+{
+	size_t size;
+
+	switch (rnd_below(4)) {
+	case 0:
+		size = 16 + rnd_below(PAGE_SIZE);
+		break;
+	case 1:
+		size = (1 + rnd_below(8)) * PAGE_SIZE;
+		break;
+	case 2:
+		size = 16 + rnd_below(64 * PAGE_SIZE);
+		break;
+	default:
+		size = 16 + rnd_below(600 * PAGE_SIZE);
+		break;
+	}
+	op_alloc_api_size(size);
 }
 
 static void op_alloc_compat(void)
@@ -380,64 +511,63 @@ static void op_alloc_compat(void)
 	model_take(id, recs[id].pfn, n);
 }
 
-/* Free what is left of @id; false if deferred (see the top of the file). */
-static bool free_whole(int id)
+/* Free what is left of @id, the way its kind is freed. */
+static void free_whole(int id)
 {
 	struct rec *r = &recs[id];
 	struct page *page = pfn_to_page(r->pfn);
 	bool extra_ref = rnd_below(4) == 0;
+	struct frame f = free_begin();
 	unsigned long i;
 
 	if (r->split) {
 		op = "free_rest_of_split";
-		for (i = 0; i < r->nr; i++) {
+		for (i = 0; i < r->nr && !bad; i++) {
 			if (rec_page_live(id, r->pfn + i)) {
+				expect_release(r->pfn + i, 1);
 				__free_pages(page + i, 0);
-				model_release(r->pfn + i, 1);
 			}
 		}
-		rec_check_done(id);
-		return true;
-	}
-	if (r->kind == K_API && r->pool && headless_used(r->pfn + r->nr)) {
-		deferred++;
-		return false;
-	}
-	if (r->kind == K_API) {
-		op = extra_ref ? "free_api_extra_ref" : "free_api";
+	} else if (r->kind == K_API) {
+		op = extra_ref && r->pool ? "free_api_extra_ref" : "free_api";
 		if (!r->pool) {
 			__free_pages_mask(page, r->size);
 		} else if (extra_ref) {
+			unsigned int order = chunk_order(r->nr);
+
+			/* the other chunks, then the first's rest, then the page */
+			expect_chunks(r->pfn, r->nr, 1UL << order);
+			expect_tail_rule(r->pfn, order);
 			get_page(page);
 			__free_pages_mask(page, r->size);
-			if (r->nr > 1)
-				model_release(r->pfn + 1, r->nr - 1);
-			if (map_char_of(r->pfn) != 'H')
+			if (!bad && map_char_of(r->pfn) != 'H')
 				FAILF("head lost while a reference is held");
+			expect_release(r->pfn, 1);
 			put_page(page);
-			model_release(r->pfn, 1);
 		} else {
+			/* the chunks after the first, then the first */
+			expect_chunks(r->pfn, r->nr, 1UL << chunk_order(r->nr));
+			expect_release(r->pfn, 1UL << chunk_order(r->nr));
 			__free_pages_mask(page, r->size);
-			model_release_run(r->pfn, r->nr);
 		}
 	} else if (r->comp) {
 		op = "folio_put";
+		expect_release(r->pfn, r->nr);
 		put_page(page);
-		model_release(r->pfn, r->nr);
 	} else if (extra_ref && r->order) {
 		op = "free_pages_tail_rule";
+		expect_tail_rule(r->pfn, r->order);
 		get_page(page);
 		__free_pages(page, r->order);
-		model_release(r->pfn + 1, r->nr - 1);
+		expect_release(r->pfn, 1);
 		put_page(page);
-		model_release(r->pfn, 1);
 	} else {
 		op = "free_pages";
+		expect_release(r->pfn, r->nr);
 		__free_pages(page, r->order);
-		model_release(r->pfn, r->nr);
 	}
+	free_end(f);
 	r->live = false;
-	return true;
 }
 
 static void free_partial(int id)
@@ -445,6 +575,7 @@ static void free_partial(int id)
 	struct rec *r = &recs[id];
 	struct page *page = pfn_to_page(r->pfn);
 	unsigned long i, n, start;
+	struct frame f;
 
 	op = "free_partial";
 	if (!r->pool || r->comp)
@@ -460,51 +591,118 @@ static void free_partial(int id)
 	}
 	start = rnd_below(r->nr);
 	n = 1 + rnd_below(3);
-	for (i = start; i < r->nr && n; i++) {
+	f = free_begin();
+	for (i = start; i < r->nr && n && !bad; i++) {
 		if (!rec_page_live(id, r->pfn + i))
 			continue;
+		expect_release(r->pfn + i, 1);
 		__free_pages(page + i, 0);
-		model_release(r->pfn + i, 1);
 		n--;
 	}
+	free_end(f);
 	rec_check_done(id);
+}
+
+/*
+ * Another CPU between two releases of one free: a small allocation,
+ * freed again at once or later.
+ */
+static void window_op(void)
+{
+	const char *outer = op;
+	int id;
+
+	depth++;
+	nr_window_ops++;
+	op_alloc_api_size(MASK_MIN_SIZE + rnd_below(8 * PAGE_SIZE));
+	id = last_alloc;
+	if (!bad && id >= 0 && rnd_below(2))
+		free_whole(id);
+	if (!bad)
+		verify_light();
+	op = outer;
+	depth--;
+}
+
+/* A piece of @id that starts with a cont head, and its length; false: none. */
+static bool find_piece(int id, unsigned long *pfn, unsigned long *len)
+{
+	const struct rec *r = &recs[id];
+	unsigned long i, n;
+
+	for (i = 0; i < r->nr; i++) {
+		if (!rec_page_live(id, r->pfn + i) || !model[r->pfn + i].cont)
+			continue;
+		for (n = 1; rec_page_live(id, r->pfn + i + n) &&
+			    !model[r->pfn + i + n].head; n++)
+			;
+		*pfn = r->pfn + i;
+		*len = n;
+		return true;
+	}
+	return false;
 }
 
 static void op_misuse(void)
 {
 	int id = pick_rec();
-	unsigned long p;
+	unsigned long p, n;
+	bool ok;
 
 	op = "misuse";
-	switch (rnd_below(3)) {
+	switch (rnd_below(5)) {
 	case 0:
+		/* a wrong size: short of the run, or into what follows it */
 		if (id < 0 || recs[id].kind != K_API || !recs[id].pool || recs[id].split)
 			return;
-		/* One page too many into a headless remainder is not refused. */
-		if (rnd_below(2)) {
-			if (headless_used(recs[id].pfn + recs[id].nr)) {
-				deferred++;
-				return;
-			}
+		op = "misuse_free_size";
+		if (rnd_below(2))
 			__free_pages_mask(pfn_to_page(recs[id].pfn), recs[id].size + PAGE_SIZE);
-		} else {
+		else
 			__free_pages_mask(pfn_to_page(recs[id].pfn), recs[id].size - PAGE_SIZE);
-		}
 		expect_misuse++;
 		break;
 	case 1:
+		/* a release of a range the allocator must refuse */
+		op = "misuse_release";
 		p = rnd_below(POOL_END);
-		if (model[p].state != S_FREE)
+		n = 1 + rnd_below(rnd_below(2) ? 2 : 8);
+		if (model_range_ok(p, n) || model[p].state == S_HOLE)
 			return;
-		mask_pool_release(pfn_to_page(p), 1);
+		mask_pool_release(pfn_to_page(p), n);
+		expect_misuse++;
+		break;
+	case 2:
+		/* free_pages_prepare()'s check of any range, as the model answers */
+		op = "free_ok";
+		p = rnd_below(POOL_END);
+		n = 1 + rnd_below(rnd_below(2) ? 2 : 8);
+		ok = mask_pool_free_ok(pfn_to_page(p), n);
+		if (ok != model_range_ok(p, n))
+			FAILF("mask_pool_free_ok(pfn %lu, %lu) %d, model %d", p, n, ok, !ok);
+		expect_misuse += !ok;
+		break;
+	case 3:
+		/* a piece freed as if it were an allocation */
+		if (id < 0 || !find_piece(id, &p, &n))
+			return;
+		if (rnd_below(2)) {
+			op = "misuse_free_mask_piece";
+			__free_pages_mask(pfn_to_page(p), n * PAGE_SIZE);
+		} else {
+			op = "misuse_free_bounce_piece";
+			mask_pool_free_bounce(pfn_to_page(p), n);
+		}
 		expect_misuse++;
 		break;
 	default:
+		op = "misuse_tiny";
 		if (alloc_pages_mask(GFP_ATOMIC, rnd_below(MASK_MIN_SIZE), M(16) - 1))
 			FAILF("tiny size accepted");
 		expect_misuse++;
 		break;
 	}
+	nr_misuse++;
 }
 
 /* Read the debugfs map into mapc[], one char per pfn. */
@@ -537,12 +735,13 @@ int stress_run(u64 seed, unsigned long iters)
 {
 	struct harness_boot_opts o = { .holes = true, .increase = M(4) + 3 * PAGE_SIZE };
 	struct mask_pool_stats st;
-	unsigned long p, live;
+	unsigned long p;
 	int id;
 
 	rng_state = seed ? seed : 0x9e3779b97f4a7c15ULL;
 	harness_boot(&o);
 	harness_buddy_fail = true;
+	harness_release_watch = watch_release;
 	for (p = 0; p < POOL_END; p++)
 		model[p].state = mask_pool_page(pfn_to_page(p)) ? S_FREE : S_HOLE;
 	verify();
@@ -573,26 +772,28 @@ int stress_run(u64 seed, unsigned long iters)
 		verify();
 	}
 	/*
-	 * Drain and check that the pool is whole again: a deferred free
-	 * waits for the split allocation after it, which always goes.
+	 * Drain, in any order: every free must be taken, and the pool whole
+	 * again.  What a window allocates in the first pass goes in the
+	 * second, without windows.
 	 */
-	op = "drain";
-	for (p = 0, live = 1; live && !bad; p++) {
-		if (p > 2) {
-			FAILF("drain makes no progress");
-			break;
+	for (p = 0; p < 2 && !bad; p++) {
+		for (id = 0; id < MAX_RECS && !bad; id++) {
+			if (recs[id].live)
+				free_whole(id);
+			if (!bad && recs[id].live)
+				FAILF("rec %d still live after its free", id);
 		}
-		for (id = 0, live = 0; id < MAX_RECS && !bad; id++)
-			while (recs[id].live && !bad)
-				if (!free_whole(id)) {
-					live++;
-					break;
-				}
+		depth = 1;
 	}
+	depth = 0;
+	op = "drain";
 	verify();
+	harness_release_watch = NULL;
 	mask_pool_get_stats(&st);
 	if (!bad && st.free_pages != st.pool_pages)
 		FAILF("pool not whole after drain");
+	if (!bad && expect_frees != nr_pool_allocs)
+		FAILF("MASK_FREE %lu for %lu pool allocations", expect_frees, nr_pool_allocs);
 	return bad;
 }
 
@@ -623,9 +824,10 @@ int main(int argc, char **argv)
 	printf("stress: seed %" PRIu64 " iters %lu\n", seed, iters);
 	fflush(stdout);
 	rc = stress_run(seed, iters);
-	printf("%s stress seed %" PRIu64 " (%lu frees deferred: a headless remainder follows;"
-	       " %lu heads taken over by another allocation's remainder)\n",
-	       rc ? "FAILED" : "passed", seed, deferred, adopted);
+	printf("%s stress seed %" PRIu64 " (%lu pool allocations, %lu releases, %lu cont heads,"
+	       " %lu window ops, %lu misuse)\n",
+	       rc ? "FAILED" : "passed", seed, nr_pool_allocs, nr_releases, nr_conts,
+	       nr_window_ops, nr_misuse);
 	return rc;
 }
 #endif

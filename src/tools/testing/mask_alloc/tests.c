@@ -1001,11 +1001,11 @@ static void t_free_with_extra_ref(void)
 }
 
 /*
- * The head bit moves only when the piece that holds it goes, to the page
- * after that piece if it is still allocated; a piece freed before it (the
- * middle here) leaves what follows it headless.  MASK_FREE counts the
- * allocation once: when the piece with the head goes and nothing of the
- * allocation follows it.
+ * Every allocated piece starts with a head: a release of any piece gives
+ * the page after it, if still allocated and without a head, a head marked
+ * 'cont' (map 'h'), a piece of the allocation and not an allocation.
+ * MASK_FREE counts the allocation once, when the piece with its own head
+ * ('H') goes, whatever is still out.
  */
 static void t_subrange_api_split(void)
 {
@@ -1020,23 +1020,34 @@ static void t_subrange_api_split(void)
 	CHECK_EQ(map_char(4091), 'H');
 	CHECK_EQ(map_char(4092), '#');
 	CHECK_EQ(map_char(4093), '.');
-	CHECK_EQ(map_char(4094), '#');	/* no new head after the hole */
+	CHECK_EQ(map_char(4094), 'h');	/* the rest after the hole: a piece */
 	CHECK_EQ(map_char(4095), '#');
-	__free_pages(a, 0);
-	CHECK_EQ(map_char(4091), '.');
-	CHECK_EQ(map_char(4092), 'H');	/* the head moved with its piece */
 	CHECK_EQ(vm(MASK_FREE), 0);
-	__free_pages(a + 1, 0);		/* the head's piece, a free page after it */
+	/*
+	 * A range over the freed page is refused; the piece may be freed,
+	 * but not as an allocation: its head is a cont head.
+	 */
+	CHECK(!mask_pool_free_ok(a + 1, 2));
+	CHECK(mask_pool_free_ok(a + 3, 2));
+	__free_pages_mask(a + 3, PG(2));
+	CHECK_EQ(stats().misuse, 2);
+	CHECK_EQ(map_char(4094), 'h');
+	__free_pages(a, 0);		/* the allocation's own head: counted */
+	CHECK_EQ(map_char(4091), '.');
+	CHECK_EQ(map_char(4092), 'h');
+	CHECK_EQ(vm(MASK_FREE), 1);
+	__free_pages(a + 1, 0);		/* a piece, a free page after it */
 	CHECK_EQ(map_char(4092), '.');
-	CHECK_EQ(map_char(4094), '#');
+	CHECK_EQ(map_char(4094), 'h');
 	CHECK_EQ(vm(MASK_FREE), 1);
 	CHECK_EQ(stats().used_bytes, PG(2));
-	__free_pages(a + 4, 0);
-	CHECK_EQ(map_char(4094), '#');
+	__free_pages(a + 4, 0);		/* the end of the last piece */
+	CHECK_EQ(map_char(4094), 'h');
 	__free_pages(a + 3, 0);
 	CHECK_EQ(vm(MASK_FREE), 1);	/* one allocation, given back once */
 	CHECK_EQ(stats().free_bytes, M(16));
-	CHECK_EQ(stats().misuse, 0);
+	CHECK_EQ(stats().misuse, 2);
+	expected_warnings = 2;		/* mask_pool_free_ok(), __free_pages_mask() */
 }
 
 static void t_subrange_split_page(void)
@@ -1053,18 +1064,23 @@ static void t_subrange_split_page(void)
 	split_page(a, 2);
 	for (i = 0; i < 4; i++) {
 		__free_pages(a + order_of_frees[i], 0);
-		if (i == 0) {		/* a+2: a keeps the head, a+3 has none */
+		if (i == 0) {		/* a+2: a keeps its head, a+3 gets one */
 			CHECK_EQ(map_char(pfn(a)), 'H');
-			CHECK_EQ(map_char(pfn(a) + 3), '#');
-		}
-		if (i == 1)		/* a: the head moves to a+1 */
-			CHECK_EQ(map_char(pfn(a) + 1), 'H');
-		if (i == 2) {		/* a+3: no head, nothing moves */
-			CHECK_EQ(map_char(pfn(a) + 1), 'H');
+			CHECK_EQ(map_char(pfn(a) + 1), '#');
+			CHECK_EQ(map_char(pfn(a) + 3), 'h');
 			CHECK_EQ(vm(MASK_FREE), 0);
 		}
+		if (i == 1) {		/* a: counted, a+1 starts a piece */
+			CHECK_EQ(map_char(pfn(a) + 1), 'h');
+			CHECK_EQ(vm(MASK_FREE), 1);
+		}
+		if (i == 2) {		/* a+3: a piece, nothing moves */
+			CHECK_EQ(map_char(pfn(a) + 1), 'h');
+			CHECK_EQ(map_char(pfn(a) + 3), '.');
+			CHECK_EQ(vm(MASK_FREE), 1);
+		}
 	}
-	CHECK_EQ(vm(MASK_FREE), 1);	/* with a+1, the head's piece */
+	CHECK_EQ(vm(MASK_FREE), 1);	/* once, with a */
 	CHECK_EQ(stats().free_bytes, M(16));
 	CHECK_EQ(vm(MASK_ALLOC), 1);
 	CHECK_EQ(stats().misuse, 0);
@@ -2826,21 +2842,18 @@ static void t_wait_killed_by_fatal_signal(void)
 }
 
 /*
- * ---- known allocator issues (TODO cases) ----
+ * ---- remainders ----
  *
- * These check what mm/mask_alloc.c should do and does not yet: they run,
- * their failure is reported as "not ok ... # TODO" and not counted, and a
- * pass fails the run, so that the marker goes once the allocator is fixed.
- *
- * All come from one root: a middle piece of an allocation freed before its
- * head leaves the rest after it without a head bit, and nothing tells such
- * a "headless remainder" from the continuation of the run right below it.
+ * A middle piece of an allocation freed before the rest leaves a
+ * remainder after it, which starts with a head marked 'cont' (map 'h'):
+ * nothing takes it for the continuation of the run right below it, and
+ * nothing takes it for an allocation.
  */
 
 /*
- * Fill the pool but for a headless remainder: @x (@xn pages at the top)
- * loses page @hole, whatever is allocated next lands there, right below
- * the pages of @x after the hole, which have no head bit.
+ * Fill the pool but for one page: @x (@xn pages at the top) loses page
+ * @hole, whatever is allocated next lands there, right below the
+ * remainder of @x after the hole, which starts with a 'cont' head.
  */
 static struct page *remainder_setup(unsigned long xn, unsigned long hole)
 {
@@ -2857,17 +2870,17 @@ static struct page *remainder_setup(unsigned long xn, unsigned long hole)
 		set_page_refcounted(x + i);	/* as split_page() does */
 	fill(x, xn);
 	__free_pages(x + hole, 0);
-	CHECK_EQ(map_char(pfn(x) + hole + 1), '#');
+	CHECK_EQ(map_char(pfn(x) + hole + 1), 'h');
 	CHECK_EQ(stats().free_bytes, PG(1));
 	return x;
 }
 
 /*
  * A whole __free_pages_mask() / mask_pool_free_bounce() of a run right
- * below a headless remainder is refused (mask_run_is_alloc(): "the page
- * after the run must not continue it"), counted as misuse and leaked.
+ * below a remainder is a correct free (mask_run_is_alloc(): the page after
+ * the run is a head, it does not continue the run).
  */
-static void t_known_free_mask_below_remainder(void)
+static void t_free_mask_below_remainder(void)
 {
 	struct page *x = remainder_setup(5, 2), *y;	/* 4091..4095, hole 4093 */
 
@@ -2878,11 +2891,12 @@ static void t_known_free_mask_below_remainder(void)
 	__free_pages_mask(y, PAGE_SIZE);
 	CHECK_EQ(stats().misuse, 0);
 	CHECK_EQ(map_char(4093), '.');
+	CHECK_EQ(map_char(4094), 'h');
 	CHECK_EQ(stats().free_bytes, PG(1));
-	expected_warnings = harness_warnings;	/* the check above says it */
+	CHECK_EQ(vm(MASK_FREE), 1);
 }
 
-static void t_known_free_bounce_below_remainder(void)
+static void t_free_bounce_below_remainder(void)
 {
 	struct page *x = remainder_setup(5, 2), *y;
 
@@ -2895,18 +2909,18 @@ static void t_known_free_bounce_below_remainder(void)
 	mask_pool_free_bounce(y, 1);
 	CHECK_EQ(stats().misuse, 0);
 	CHECK_EQ(map_char(4093), '.');
-	expected_warnings = harness_warnings;
+	CHECK_EQ(map_char(4094), 'h');
+	CHECK_EQ(vm(MASK_FREE), 1);
 }
 
 /*
- * A free one page too large, from the run below into a headless
- * remainder, is accepted by the allocator: by __free_pages_mask()
- * (mask_run_is_alloc() sees one run) and by free_pages_prepare()
- * (mask_pool_free_ok() sees no head inside), and in production frees a
- * page of the other allocation.  (A debug kernel's bad_page() stops it,
- * the allocator should have before.)
+ * A free one page too large, from the run below into a remainder, is
+ * refused by __free_pages_mask() (mask_run_is_alloc(): a head inside the
+ * run) and by free_pages_prepare() (mask_pool_free_ok(): a head inside the
+ * range), before anything is touched: the remainder is unharmed, in
+ * production too.
  */
-static void t_known_free_mask_into_remainder(void)
+static void t_free_mask_into_remainder(void)
 {
 	struct page *x = remainder_setup(3, 1), *y;	/* 4093..4095, hole 4094 */
 
@@ -2919,11 +2933,13 @@ static void t_known_free_mask_into_remainder(void)
 	__free_pages_mask(y, PG(2));
 	CHECK_EQ(stats().misuse, 1);
 	CHECK_EQ(damaged(x + 2, 1), 0);
+	CHECK_EQ(map_char(4094), 'H');
+	CHECK_EQ(map_char(4095), 'h');
 	expected_warnings = harness_warnings;
 	expected_bad_pages = harness_bad_pages;
 }
 
-static void t_known_free_pages_into_remainder(void)
+static void t_free_pages_into_remainder(void)
 {
 	struct page *x = remainder_setup(3, 1), *y;
 
@@ -2936,16 +2952,17 @@ static void t_known_free_pages_into_remainder(void)
 	__free_pages(y, 1);		/* alloc_pages(GFP_DMA, 0) freed as order 1 */
 	CHECK_EQ(stats().misuse, 1);
 	CHECK_EQ(damaged(x + 2, 1), 0);
+	CHECK_EQ(map_char(4095), 'h');
 	expected_warnings = harness_warnings;
 	expected_bad_pages = harness_bad_pages;
 }
 
 /*
- * The page after a freed head's piece gets the head if it is allocated
- * without one, even when it is another allocation's remainder: the run
- * below is then never counted in MASK_FREE, the remainder's twice.
+ * The release of a run right below another allocation's remainder gives
+ * it no head (it has one): each allocation is counted in MASK_FREE once,
+ * when its own head goes.
  */
-static void t_known_head_to_other_remainder(void)
+static void t_head_to_other_remainder(void)
 {
 	struct page *x = remainder_setup(3, 1), *y;	/* 4093..4095, hole 4094 */
 	unsigned long base;
@@ -2959,7 +2976,7 @@ static void t_known_head_to_other_remainder(void)
 	base = vm(MASK_FREE);
 	__free_pages(y, 0);
 	CHECK_EQ(vm(MASK_FREE) - base, 1);	/* y is back */
-	CHECK_EQ(map_char(4095), '#');
+	CHECK_EQ(map_char(4095), 'h');
 	__free_pages(x, 0);
 	__free_pages(x + 2, 0);
 	CHECK_EQ(vm(MASK_FREE) - base, 2);	/* and x, once */
@@ -2968,11 +2985,9 @@ static void t_known_head_to_other_remainder(void)
 
 /*
  * __free_pages_mask() gives back the chunks after the first before the
- * first, from the lowest: in between, the later chunks are allocated
- * pages without a head bit after free ones.  A run that another CPU
- * allocates in that window right below them cannot be freed there (and a
- * GFP_DMA page freed there hands its head to them).  Freeing the later
- * chunks from the highest would keep the rest of the run whole.
+ * first, from the lowest: in between, the later chunks are a remainder
+ * whose first page has a 'cont' head.  A run that another CPU allocates
+ * in that window right below them is freed there like any other.
  */
 static struct page *window_y;
 
@@ -2981,12 +2996,13 @@ static void window_alloc_free(void)
 	/* the only free pages: the second chunk, 4090..4093 */
 	window_y = alloc_pages_mask(GFP_ATOMIC, PG(4), M(16) - 1);
 	CHECK_EQ(pfn(window_y), 4090);
+	CHECK_EQ(map_char(4094), 'h');
 	if (window_y)
 		__free_pages_mask(window_y, PG(4));
 	CHECK_EQ(stats().misuse, 0);
 }
 
-static void t_known_free_in_chunk_window(void)
+static void t_free_in_chunk_window(void)
 {
 	struct page *r, *rest;
 
@@ -3002,7 +3018,6 @@ static void t_known_free_in_chunk_window(void)
 	CHECK_EQ(stats().misuse, 0);
 	CHECK_EQ(stats().used_bytes, PG(POOL_PAGES - 14));
 	CHECK_EQ(vm(MASK_FREE), 2);
-	expected_warnings = harness_warnings;
 }
 
 /* ------------------------------------------------------------------ */
@@ -3010,10 +3025,16 @@ static void t_known_free_in_chunk_window(void)
 struct test_case {
 	const char *name;
 	void (*fn)(void);
-	const char *todo;	/* a known allocator issue: see above */
+	const char *todo;	/* a known allocator issue, or NULL */
 };
 
 #define T(x) { #x, t_##x, NULL }
+/*
+ * A known allocator issue: the case checks what mm/mask_alloc.c should do;
+ * its failure is reported as "not ok ... # TODO why" and not counted, and
+ * a pass fails the run, so that the marker goes once the allocator is
+ * fixed.  (None at present.)
+ */
 #define TODO(x, why) { #x, t_##x, why }
 static const struct test_case tests[] = {
 	T(boot_default), T(boot_holes), T(handover_page_state),
@@ -3065,12 +3086,9 @@ static const struct test_case tests[] = {
 	T(prod_mask_free_once), T(prod_mask_free_once_chunks),
 	T(prod_hwpoison_kept), T(hwpoison_run_retried),
 	T(stress_fixed_seed), T(stress_random_seed),
-	TODO(known_free_mask_below_remainder, "legit free refused below a headless remainder"),
-	TODO(known_free_bounce_below_remainder, "legit bounce free refused below a headless remainder"),
-	TODO(known_free_mask_into_remainder, "a page too many into a headless remainder accepted"),
-	TODO(known_free_pages_into_remainder, "a range into a headless remainder accepted"),
-	TODO(known_head_to_other_remainder, "head moves to another allocation's remainder"),
-	TODO(known_free_in_chunk_window, "a run below the later chunks of a free in progress is refused"),
+	T(free_mask_below_remainder), T(free_bounce_below_remainder),
+	T(free_mask_into_remainder), T(free_pages_into_remainder),
+	T(head_to_other_remainder), T(free_in_chunk_window),
 };
 
 static int run_one(const struct test_case *t)

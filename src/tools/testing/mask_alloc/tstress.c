@@ -8,8 +8,11 @@
  * alloc_pages_mask() atomic or waiting (GFP_KERNEL, __GFP_NORETRY,
  * __GFP_RETRY_MAYFAIL, and __GFP_NOFAIL while the thread holds nothing),
  * GFP_DMA compat allocations, bounce runs with alignment and boundary;
- * they free whole, page by page after a split, with an extra reference
- * held, and pass allocations to each other to be freed by another thread.
+ * they free whole, page by page after a split (any page, the middle
+ * too), with an extra reference held, and pass allocations to each other
+ * to be freed by another thread.  Allocation API runs have any number of
+ * pages, so __free_pages_mask() releases several chunks, and other
+ * threads allocate and free in between (--single-chunk: powers of two).
  * Every page carries its owner's stamp, checked at free time, so a page
  * handed out twice is caught (and TSan sees the conflicting writes).
  * Waits are real: mask_timeout is 20 ms, and a waiter sleeps until a free
@@ -17,12 +20,13 @@
  * NOFAIL needs a free by someone else, so it is only used with nothing held.
  *
  * At the end every allocation is freed and the pool must be whole again:
- * free == pool, the map all free, the largest free run as after boot, no
+ * free == pool, the map all free, the largest free run as after boot,
+ * MASK_FREE == MASK_ALLOC (each pool allocation counted back once), no
  * misuse, no warning, no bad page, no harness error; and TSan must report
  * nothing (TSAN_OPTIONS=halt_on_error=1 exitcode=66 in the Makefile).
  *
  *   ./tstress [--seed S] [--threads N] [--ops N | --seconds S] [--warn]
- *             [--multi-chunk] [-v]
+ *             [--single-chunk | --multi-chunk] [-v]
  *
  * --ops is per thread (default 20000).  The seed is always printed; the
  * interleaving of threads is not reproducible, the operations are.
@@ -70,7 +74,7 @@ static unsigned int nthreads = 4;
 static unsigned long ops_per_thread = 20000;
 static double seconds;
 static bool warn;	/* failures without __GFP_NOWARN (see the README) */
-static bool multi_chunk;	/* allocation API runs of any size (see op_alloc()) */
+static bool multi_chunk = true;	/* API runs of any size, or powers of two */
 static struct timespec t0;
 
 static pthread_mutex_t mailbox_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -209,13 +213,7 @@ static void op_alloc(struct thread *t)
 		mask = max(mask, (u64)M(16) - 1);
 		t->nofail++;
 	}
-	/*
-	 * A power-of-two number of pages, one chunk, unless --multi-chunk:
-	 * __free_pages_mask() gives back the chunks after the first before
-	 * the first, and in between the later ones have no head bit, so a
-	 * run another thread allocates and frees in that window right below
-	 * them is refused (known_free_in_chunk_window in tests.c).
-	 */
+	/* --single-chunk: a power-of-two number of pages, one chunk */
 	if (!multi_chunk && size > PAGE_SIZE) {
 		unsigned long nr = roundup_pow_of_two(DIV_ROUND_UP(size, PAGE_SIZE));
 
@@ -330,18 +328,15 @@ static void free_whole(struct thread *t, struct held *h)
 }
 
 /*
- * Split into single pages and free a few; the rest stays held.  Only from
- * either end of what is left: a middle page freed first leaves the pages
- * after it without a head bit in mm/mask_alloc.c, and a whole run that
- * another thread then gets right below them could not be freed (its free
- * is refused as misuse, see known_free_*_below_remainder in tests.c).  No
- * thread here can know that, so middle pieces are left to the
- * single-threaded stress and the fuzzer, whose models can.
+ * Split into single pages and free a few; the rest stays held.  From
+ * either end of what is left or from anywhere in it: a middle page leaves
+ * a remainder after it that starts with a cont head, and runs that other
+ * threads get right below it, or in the hole, must free as usual.
  */
 static bool free_some(struct thread *t, struct held *h)
 {
 	unsigned long i, n = 1 + rnd_below(t, 3), first, last;
-	bool from_top = rnd_below(t, 2);
+	unsigned int where = rnd_below(t, 3);	/* 0: first, 1: last, 2: any */
 
 	if (h->kind == K_BUDDY || h->kind == K_COMP || h->nr > 64)
 		return false;
@@ -356,7 +351,9 @@ static bool free_some(struct thread *t, struct held *h)
 	for (; n && h->live; n--) {
 		first = __builtin_ctzl(h->live);
 		last = BITS_PER_LONG - 1 - __builtin_clzl(h->live);
-		i = from_top ? last : first;
+		i = where == 0 ? first : where == 1 ? last : first + rnd_below(t, last - first + 1);
+		while (!(h->live & (1UL << i)))
+			i++;		/* the next live page; last is one */
 		check_stamp(t, h, i);
 		__free_pages(h->page + i, 0);
 		h->live &= ~(1UL << i);
@@ -489,9 +486,11 @@ int main(int argc, char **argv)
 			harness_verbose = true;
 		} else if (!strcmp(argv[a], "--multi-chunk")) {
 			multi_chunk = true;
+		} else if (!strcmp(argv[a], "--single-chunk")) {
+			multi_chunk = false;
 		} else {
 			fprintf(stderr, "usage: %s [--seed S] [--threads N] [--ops N | --seconds S] [--warn]"
-				" [--multi-chunk] [-v]\n",
+				" [--single-chunk | --multi-chunk] [-v]\n",
 				argv[0]);
 			return 2;
 		}
@@ -503,10 +502,11 @@ int main(int argc, char **argv)
 	if (!have_seed)
 		seed = (u64)time(NULL) ^ ((u64)getpid() << 32);
 	if (seconds)
-		printf("tstress: seed %" PRIu64 " threads %u seconds %g\n", seed, nthreads, seconds);
+		printf("tstress: seed %" PRIu64 " threads %u seconds %g%s\n", seed, nthreads,
+		       seconds, multi_chunk ? "" : " single-chunk");
 	else
-		printf("tstress: seed %" PRIu64 " threads %u ops %lu per thread\n", seed,
-		       nthreads, ops_per_thread);
+		printf("tstress: seed %" PRIu64 " threads %u ops %lu per thread%s\n", seed,
+		       nthreads, ops_per_thread, multi_chunk ? "" : " single-chunk");
 	fflush(stdout);
 
 	harness_boot(&o);
@@ -548,7 +548,7 @@ int main(int argc, char **argv)
 
 	mask_pool_get_stats(&st);
 	if (harness_debugfs_read("map", mapbuf, sizeof(mapbuf)) < 0 ||
-	    strchr(mapbuf, '#') || strchr(mapbuf, 'H')) {
+	    strchr(mapbuf, '#') || strchr(mapbuf, 'H') || strchr(mapbuf, 'h')) {
 		fprintf(stderr, "tstress: pages still used in the map\n");
 		bad = 1;
 	}
@@ -559,6 +559,11 @@ int main(int argc, char **argv)
 			st.free_pages, st.pool_pages,
 			(unsigned long long)st.largest_free_bytes >> PAGE_SHIFT,
 			base_longest, st.misuse);
+		bad = 1;
+	}
+	if (harness_vm_events[MASK_FREE] != harness_vm_events[MASK_ALLOC]) {
+		fprintf(stderr, "tstress: MASK_FREE %lu for %lu pool allocations\n",
+			harness_vm_events[MASK_FREE], harness_vm_events[MASK_ALLOC]);
 		bad = 1;
 	}
 	if (harness_errors || harness_bad_pages || harness_warnings) {
