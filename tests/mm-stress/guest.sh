@@ -11,11 +11,13 @@
 # STRESS="THREADS SECONDS SEED"), disk I/O bouncing through the pool on
 # each NAME:DEV (diskpat write + verify, BYTES per pass), and memory
 # offlining:
-#   - offline-pool: a memory block inside the pool (mask_alloc/summary
-#     lowest_addr..highest_addr, not block 0) must refuse to go offline at
-#     once with EBUSY; a write that is still blocked after OFFLINE_POOL_S
-#     seconds (default 20) is killed by busybox timeout and fails the check;
-#   - offline-movable: the highest ZONE_MOVABLE block (movablecore=) must
+#   - offline-pool-idle (before the load, when the block holds only free
+#     pool pages) and offline-pool-busy (during the load): a memory block
+#     inside the pool (mask_alloc/summary lowest_addr..highest_addr, not
+#     block 0) must refuse to go offline at once with EBUSY; a write that
+#     is still blocked after OFFLINE_POOL_S seconds (default 20) is killed
+#     by busybox timeout and fails the check;
+#   - offline-movable: the lowest ZONE_MOVABLE block (movablecore=) must
 #     go offline (within OFFLINE_MOVABLE_S, default 180 s, MemTotal down by
 #     a block) and come back with online_movable (MemTotal as before).
 # Then, with everything idle, the pool must be whole: free bytes and
@@ -23,7 +25,8 @@
 # swiotlb_num_frees over the run, dmatlb idle, mask_alloc/map agreeing
 # with the summary, no DMA-API error or streaming mapping left.
 #
-# MM_BREAK shows that the checks fail: leak (a page of the pool kept),
+# MM_BREAK (one or more, space-separated) shows that the checks fail:
+# leak (a page of the pool kept),
 # corrupt (a sector overwritten between write and verify), thp (one word
 # flipped by the first thp run), warn (a "WARNING:" line on the console,
 # which vm-run reports as a kernel problem).
@@ -56,6 +59,10 @@ vm() { # vmstat event -> value, 0 when absent
 }
 bv() { # mask_alloc/bounce key -> value, 0 when absent
 	awk -v k="$1" '$1 == k { v = $2 } END { print v + 0 }' $ma/bounce 2>/dev/null
+}
+brk() { # MM_BREAK contains $1
+	case " ${MM_BREAK:-} " in *" $1 "*) return 0 ;; esac
+	return 1
 }
 now_ms() {
 	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
@@ -111,7 +118,7 @@ io_loop() {
 		[ $((r % 2)) = 1 ] && opt=
 		if ./diskpat write $opt -n "$bytes" -s "$seed" "/dev/$dev" >/dev/null 2>>err.$name; then
 			wr=$((wr + bytes))
-			if [ "${MM_BREAK:-}" = corrupt ] && [ $r = 0 ] && [ "$name" = "$first" ]; then
+			if brk corrupt && [ $r = 0 ] && [ "$name" = "$first" ]; then
 				dd if="/dev/$dev" of="/dev/$dev" bs=512 skip=10 seek=20 count=1 \
 					conv=notrunc,fsync 2>/dev/null
 			fi
@@ -152,7 +159,7 @@ compact_loop() {
 thp_loop() {
 	local r=0 bad=0 nohuge=0 err=0 st seed=1
 	while [ $r -eq 0 ] || [ ! -e stop ]; do
-		if [ "${MM_BREAK:-}" = thp ] && [ $r = 0 ]; then
+		if brk thp && [ $r = 0 ]; then
 			THP_BREAK=1 ./thp "$THP_MIB" $seed >thp.out 2>&1
 		else
 			./thp "$THP_MIB" $seed >thp.out 2>&1
@@ -211,18 +218,41 @@ while [ $((b * bs)) -le "$hi" ]; do
 		[ -e $mem/memory$b/state ] && pool_blk=$b
 	b=$((b + 1))
 done
-# the highest block in ZONE_MOVABLE
+# the lowest block in ZONE_MOVABLE: boot-time (memblock) allocations are
+# made top-down and can sit in the highest blocks of a node, reserved and
+# unmovable even there
 mov_blk=
 for d in $mem/memory[0-9]*; do
 	b=${d##*memory}
 	[ "$(cat $d/state)" = online ] && [ "$(cat $d/valid_zones)" = Movable ] || continue
-	if [ -z "$mov_blk" ] || [ "$b" -gt "$mov_blk" ]; then mov_blk=$b; fi
+	if [ -z "$mov_blk" ] || [ "$b" -lt "$mov_blk" ]; then mov_blk=$b; fi
 done
 echo "R pool_block ${pool_blk:-none} $([ -n "$pool_blk" ] && cat $mem/memory$pool_blk/valid_zones)"
 echo "R movable_block ${mov_blk:-none}"
 check "a memory block lies inside the pool (block size $bs, pool $(printf '%#x-%#x' $lo $hi))" \
 	"$(yes [ -n "$pool_blk" ])"
 check "a memory block is in ZONE_MOVABLE (movablecore=)" "$(yes [ -n "$mov_blk" ])"
+
+# offline_pool TAG: the pool block must refuse to go offline at once, EBUSY
+offline_pool() {
+	local lim=${OFFLINE_POOL_S:-20} st ms msg state why
+	[ -n "$pool_blk" ] || return 0
+	read -r st ms msg <<EOF
+$(offline "$pool_blk" "$lim")
+EOF
+	state=$(cat $mem/memory$pool_blk/state)
+	echo "R offline_pool_$1 block $pool_blk status $st ms $ms state $state msg $msg"
+	why="status $st after $ms ms: ${msg:-no message}"
+	[ "$ms" -ge $((lim * 1000)) ] && why="timed out after $lim s, killed (status $st)"
+	check "offline-pool-$1: block $pool_blk (in the pool) refused at once with EBUSY, still $state" \
+		"$(yes [ "$st" = 1 ] && [ "$ms" -lt $((lim * 1000)) ] && [ "$state" = online ] &&
+			echo "$msg" | grep -q 'busy')" "$why"
+	# if it went offline after all, bring it back
+	[ "$state" = offline ] && echo online >$mem/memory$pool_blk/state
+}
+
+# --- the pool block, idle: only free pool pages in it ------------------------------
+offline_pool idle
 
 # --- everything at once ---------------------------------------------------------
 snap 0
@@ -239,25 +269,10 @@ if [ -n "${STRESS:-}" ]; then
 	echo "${STRESS_TIMEOUT_MS:-200}" >$ma/timeout_ms
 	(echo "$STRESS" >$ma/stress; echo $? >stress.st) &
 fi
-[ "${MM_BREAK:-}" = warn ] && echo "WARNING: CPU: 0 PID: 1 at tests/mm-stress MM_BREAK=warn" >/dev/kmsg
+brk warn && echo "WARNING: CPU: 0 PID: 1 at tests/mm-stress MM_BREAK=warn" >/dev/kmsg
 sleep 3
 
-# offline-pool: must fail at once with EBUSY
-if [ -n "$pool_blk" ]; then
-	lim=${OFFLINE_POOL_S:-20}
-	read -r st ms msg <<EOF
-$(offline "$pool_blk" "$lim")
-EOF
-	echo "R offline_pool block $pool_blk status $st ms $ms msg $msg"
-	state=$(cat $mem/memory$pool_blk/state)
-	why="status $st after $ms ms: ${msg:-no message}"
-	[ "$ms" -ge $((lim * 1000)) ] && why="timed out after $lim s, killed (status $st)"
-	check "offline-pool: block $pool_blk (in the pool) refused at once with EBUSY, still $state" \
-		"$(yes [ "$st" = 1 ] && [ "$ms" -lt $((lim * 1000)) ] && [ "$state" = online ] &&
-			echo "$msg" | grep -q 'busy')" "$why"
-	# if it went offline after all, bring it back
-	[ "$state" = offline ] && echo online >$mem/memory$pool_blk/state
-fi
+offline_pool busy
 # offline-movable: must go offline and come back
 if [ -n "$mov_blk" ]; then
 	lim=${OFFLINE_MOVABLE_S:-180}
@@ -305,6 +320,13 @@ if [ -n "${STRESS:-}" ]; then
 	res=$(awk '$1 == "result" { print $2 }' $ma/stress)
 	check "stress \"$STRESS\" ran (write status ${st:-?}), result ${res:-none}" \
 		"$(yes [ "$st" = 0 ] && [ "$res" = ok ])"
+	ops=$(awk '$1 == "ops" { print $2 }' $ma/stress)
+	nz=1
+	for k in kernel atomic nowait dma bounce timer; do
+		[ "$(awk -v k=${k}_ok '$1 == k { print $2 }' $ma/stress)" -gt 0 ] 2>/dev/null || nz=0
+	done
+	check "stress: the threads ran (ops ${ops:-?}, $(awk '$1 == "duration_ms" { print $2 }' $ma/stress) ms) and every kind of allocation succeeded at least once" \
+		"$(yes [ "${ops:-0}" -gt 0 ] && [ $nz = 1 ])"
 	check "stress: no \"stress:\" error in the kernel log" \
 		"$(yes [ "$(dmesg | grep -c 'mask_alloc: stress: .* not ')" = 0 ])"
 fi
@@ -317,6 +339,6 @@ for spec in $devs; do
 	check "$name: ${ver:-0} bytes verified in ${rounds:-0} rounds, ${bad:-?} corrupt" \
 		"$(yes [ "${bad:-x}" = 0 ] && [ "${ver:-0}" -gt 0 ])"
 done
-[ "${MM_BREAK:-}" = leak ] && echo "4096 0xffffffff" >$ma/alloc
+brk leak && echo "4096 0xffffffff" >$ma/alloc
 whole after
 echo "mm-stress: $pass passed, $fail failed"
