@@ -48,7 +48,7 @@ check() { # name ok(1/0) [detail]
 		fail=$((fail + 1)); echo "not ok $n $1${3:+ ($3)}"
 	fi
 }
-yes() { # test... -> 1 or 0
+yes() { # one test... -> 1 or 0 (several: $(if A && B; then echo 1; else echo 0; fi))
 	if "$@"; then echo 1; else echo 0; fi
 }
 sv() { # summary key -> value
@@ -96,9 +96,9 @@ whole() {
 	eval "dsa=\$((sa_$1 - sa_0)) dsf=\$((sf_$1 - sf_0))"
 	check "$1: vmstat mask_alloc +$dma == mask_free +$dmf" "$(yes [ "$dma" = "$dmf" ])"
 	check "$1: vmstat swiotlb_num_allocs +$dsa == swiotlb_num_frees +$dsf, and > 0 (bounced)" \
-		"$(yes [ "$dsa" = "$dsf" ] && [ "$dsa" -gt 0 ])"
+		"$(if [ "$dsa" = "$dsf" ] && [ "$dsa" -gt 0 ]; then echo 1; else echo 0; fi)"
 	check "$1: dmatlb idle (in_use_pages $(bv in_use_pages), in_use_maps $(bv in_use_maps))" \
-		"$(yes [ "$(bv in_use_pages)" = 0 ] && [ "$(bv in_use_maps)" = 0 ])"
+		"$(if [ "$(bv in_use_pages)" = 0 ] && [ "$(bv in_use_maps)" = 0 ]; then echo 1; else echo 0; fi)"
 	check "$1: mask_alloc/map shows $mapu used pages, summary used_bytes $used" \
 		"$(yes [ $((mapu * 4096)) = "$used" ])"
 	if [ -r $dbg/dma-api/error_count ]; then
@@ -106,7 +106,7 @@ whole() {
 		e=$(cat $dbg/dma-api/error_count)
 		s=$(grep -cv ' coherent ' $dbg/dma-api/dump)
 		check "$1: DMA-API debug: error_count $e, $s streaming mappings left" \
-			"$(yes [ "$e" = 0 ] && [ "$s" = 0 ])"
+			"$(if [ "$e" = 0 ] && [ "$s" = 0 ]; then echo 1; else echo 0; fi)"
 	fi
 }
 
@@ -245,8 +245,8 @@ EOF
 	why="status $st after $ms ms: ${msg:-no message}"
 	[ "$ms" -ge $((lim * 1000)) ] && why="timed out after $lim s, killed (status $st)"
 	check "offline-pool-$1: block $pool_blk (in the pool) refused at once with EBUSY, still $state" \
-		"$(yes [ "$st" = 1 ] && [ "$ms" -lt $((lim * 1000)) ] && [ "$state" = online ] &&
-			echo "$msg" | grep -q 'busy')" "$why"
+		"$(if [ "$st" = 1 ] && [ "$ms" -lt $((lim * 1000)) ] && [ "$state" = online ] &&
+			echo "$msg" | grep -q 'busy'; then echo 1; else echo 0; fi)" "$why"
 	# if it went offline after all, bring it back
 	[ "$state" = offline ] && echo online >$mem/memory$pool_blk/state
 }
@@ -283,14 +283,14 @@ EOF
 	state=$(cat $mem/memory$mov_blk/state) m1=$(memtotal)
 	echo "R offline_movable block $mov_blk status $st ms $ms state $state memtotal $m0 $m1 msg $msg"
 	check "offline-movable: block $mov_blk went offline ($ms ms), MemTotal $m0 -> $m1 kB" \
-		"$(yes [ "$st" = 0 ] && [ "$state" = offline ] && [ $((m0 - m1)) = $((bs / 1024)) ])" \
+		"$(if [ "$st" = 0 ] && [ "$state" = offline ] && [ $((m0 - m1)) = $((bs / 1024)) ]; then echo 1; else echo 0; fi)" \
 		"status $st${msg:+: $msg}"
 	if [ "$state" = offline ]; then
 		echo online_movable >$mem/memory$mov_blk/state
 		st=$?
 		state=$(cat $mem/memory$mov_blk/state) m2=$(memtotal)
 		check "offline-movable: block $mov_blk online again (status $st, $(cat $mem/memory$mov_blk/valid_zones)), MemTotal $m2 kB" \
-			"$(yes [ "$st" = 0 ] && [ "$state" = online ] && [ "$m2" = "$m0" ])"
+			"$(if [ "$st" = 0 ] && [ "$state" = online ] && [ "$m2" = "$m0" ]; then echo 1; else echo 0; fi)"
 	fi
 fi
 
@@ -305,28 +305,28 @@ echo "R busy_ms $((t1 - t0))"
 cat compact.out thp.loop
 cr=$(awk '$2 == "compact" { print $4 }' compact.out)
 ce=$(awk '$2 == "compact" { print $6 }' compact.out)
-check "compaction: ${cr:-0} rounds, ${ce:-?} write errors" "$(yes [ "${cr:-0}" -gt 0 ] && [ "${ce:-x}" = 0 ])"
+check "compaction: ${cr:-0} rounds, ${ce:-?} write errors" "$(if [ "${cr:-0}" -gt 0 ] && [ "${ce:-x}" = 0 ]; then echo 1; else echo 0; fi)"
 tr=$(awk '$2 == "thp" { print $4 }' thp.loop)
 tb=$(awk '$2 == "thp" { print $6 }' thp.loop)
 tn=$(awk '$2 == "thp" { print $8 }' thp.loop)
 te=$(awk '$2 == "thp" { print $10 }' thp.loop)
-check "thp: ${tr:-0} runs of $THP_MIB MiB, ${tb:-?} with a differing word" "$(yes [ "${tr:-0}" -gt 0 ] && [ "${tb:-x}" = 0 ])"
+check "thp: ${tr:-0} runs of $THP_MIB MiB, ${tb:-?} with a differing word" "$(if [ "${tr:-0}" -gt 0 ] && [ "${tb:-x}" = 0 ]; then echo 1; else echo 0; fi)"
 check "thp: every run got huge pages (${tn:-?} without), no error (${te:-?})" \
-	"$(yes [ "${tn:-x}" = 0 ] && [ "${te:-x}" = 0 ])"
+	"$(if [ "${tn:-x}" = 0 ] && [ "${te:-x}" = 0 ]; then echo 1; else echo 0; fi)"
 echo "R vmstat thp_fault_alloc $(vm thp_fault_alloc) thp_fault_fallback $(vm thp_fault_fallback) compact_stall $(vm compact_stall) compact_success $(vm compact_success) pgmigrate_success $(vm pgmigrate_success) pgmigrate_fail $(vm pgmigrate_fail)"
 if [ -n "${STRESS:-}" ]; then
 	sed 's/^/R stress_/' $ma/stress
 	st=$(cat stress.st 2>/dev/null)
 	res=$(awk '$1 == "result" { print $2 }' $ma/stress)
 	check "stress \"$STRESS\" ran (write status ${st:-?}), result ${res:-none}" \
-		"$(yes [ "$st" = 0 ] && [ "$res" = ok ])"
+		"$(if [ "$st" = 0 ] && [ "$res" = ok ]; then echo 1; else echo 0; fi)"
 	ops=$(awk '$1 == "ops" { print $2 }' $ma/stress)
 	nz=1
 	for k in kernel atomic nowait dma bounce timer; do
 		[ "$(awk -v k=${k}_ok '$1 == k { print $2 }' $ma/stress)" -gt 0 ] 2>/dev/null || nz=0
 	done
 	check "stress: the threads ran (ops ${ops:-?}, $(awk '$1 == "duration_ms" { print $2 }' $ma/stress) ms) and every kind of allocation succeeded at least once" \
-		"$(yes [ "${ops:-0}" -gt 0 ] && [ $nz = 1 ])"
+		"$(if [ "${ops:-0}" -gt 0 ] && [ $nz = 1 ]; then echo 1; else echo 0; fi)"
 	check "stress: no \"stress:\" error in the kernel log" \
 		"$(yes [ "$(dmesg | grep -c 'mask_alloc: stress: .* not ')" = 0 ])"
 fi
@@ -337,8 +337,9 @@ for spec in $devs; do
 	ver=$(awk '$1 == "R" { print $8 }' io.$name)
 	bad=$(awk '$1 == "R" { print $14 }' io.$name)
 	check "$name: ${ver:-0} bytes verified in ${rounds:-0} rounds, ${bad:-?} corrupt" \
-		"$(yes [ "${bad:-x}" = 0 ] && [ "${ver:-0}" -gt 0 ])"
+		"$(if [ "${bad:-x}" = 0 ] && [ "${ver:-0}" -gt 0 ]; then echo 1; else echo 0; fi)"
 done
-brk leak && echo "4096 0xffffffff" >$ma/alloc
+# a 24-bit mask: without maskzone=force only the pool has pages that low
+brk leak && echo "4096 0xffffff" >$ma/alloc
 whole after
 echo "mm-stress: $pass passed, $fail failed"
