@@ -7,10 +7,12 @@
 #   make test PROFILE=debug  the debug profile: KASAN, lockdep, DEBUG_VM,
 #                            DEBUG_PAGEALLOC, PAGE_OWNER, DMA-API debug,
 #                            init_on_free=1; edu, disk, KUnit (12-15 min)
+#   make test PROFILE=distro the distro profile: Debian's amd64 config, -smp 2,
+#                            2 NUMA nodes; edu, disk, stress, mm-stress, KUnit
 #   make bench               benchmarks (scripts/bench/*/run), build/bench/*.json
 #
 # Variables: APPEND="kernel params"  MEM=512M  EXTRA_CONFIG=path/frag.config
-#            JOBS=N  W=1 (extra compiler warnings)  PROFILE=debug
+#            JOBS=N  W=1 (extra compiler warnings)  PROFILE=debug|distro
 
 SHELL := /bin/bash
 export EXTRA_CONFIG JOBS W PROFILE
@@ -23,7 +25,7 @@ APPEND ?=
 all: kernel
 
 help:
-	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,16p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/ensure-deps

@@ -46,10 +46,11 @@ REPORTS = [
     (re.compile(r'\bBUG: (MAX_\w+ too low|looking up invalid subclass|key \S+ has not been registered)'
                 r'|DEBUG_LOCKS_WARN_ON\(|turning off the locking correctness validator'
                 r'|INFO: lockdep is turned off|^vm-run: lockdep off'), 'lockdep report'),
-    # A memory offline that meets an unmovable page dumps it on purpose
-    # ("page dumped because: unmovable page", mm/page_isolation.c); that
-    # is the refusal, not a report.
-    (re.compile(r'\bBUG: Bad (page|rss)|\bpage dumped because: (?!unmovable page$)'), 'bad page'),
+    # Memory offlining dumps the page that made it refuse ("unmovable
+    # page", mm/page_isolation.c) or that it will retry ("migration
+    # failure", mm/memory_hotplug.c): reasons given, not page corruption.
+    (re.compile(r'\bBUG: Bad (page|rss)|\bpage dumped because: (?!unmovable page$|migration failure$)'),
+     'bad page'),
     # dma-debug starts every line with "DMA-API: "; only its boot lines
     # are not reports.  It WARN()s only for its first error, so vm-run's
     # /init also prints "vm-run: DMA-API: error_count N" when it counted any.

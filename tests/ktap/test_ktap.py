@@ -137,6 +137,10 @@ class DebugReports(unittest.TestCase):
     def test_bad_page(self):
         self.assertEqual(self.kinds('badpage.log'), ['bad page', 'bad page'])
 
+    def test_memory_offline_dumps_are_not_bad_pages(self):
+        # offline_pages() names the page it refused for or will retry
+        self.assertEqual(ktap.scan(log('offline_dumps.log')), [])
+
     def test_dma_api_report_despite_declared_warning(self):
         # the WARNING line itself is declared; the DMA-API lines are not excusable
         self.assertEqual(self.kinds('dma_api.log'),

@@ -47,7 +47,7 @@ check() { # name ok(1/0) [detail]
 		fail=$((fail + 1)); echo "not ok $n $1${3:+ ($3)}"
 	fi
 }
-yes() { # test... -> 1 or 0
+yes() { # one test... -> 1 or 0 (several: $(if A && B; then echo 1; else echo 0; fi))
 	if "$@"; then echo 1; else echo 0; fi
 }
 sv() { # summary key -> value
@@ -96,7 +96,7 @@ whole() {
 	check "$1: vmstat swiotlb_num_allocs +$dsa == swiotlb_num_frees +$dsf" \
 		"$(yes [ "$dsa" = "$dsf" ])"
 	check "$1: dmatlb idle (in_use_pages $(bv in_use_pages), in_use_maps $(bv in_use_maps))" \
-		"$(yes [ "$(bv in_use_pages)" = 0 ] && [ "$(bv in_use_maps)" = 0 ])"
+		"$(if [ "$(bv in_use_pages)" = 0 ] && [ "$(bv in_use_maps)" = 0 ]; then echo 1; else echo 0; fi)"
 	check "$1: mask_alloc/map shows $mapu used pages, summary used_bytes $used" \
 		"$(yes [ $((mapu * 4096)) = "$used" ])"
 	if [ -r $dbg/dma-api/error_count ]; then
@@ -104,7 +104,7 @@ whole() {
 		e=$(cat $dbg/dma-api/error_count)
 		s=$(grep -cv ' coherent ' $dbg/dma-api/dump)
 		check "$1: DMA-API debug: error_count $e, $s streaming mappings left" \
-			"$(yes [ "$e" = 0 ] && [ "$s" = 0 ])"
+			"$(if [ "$e" = 0 ] && [ "$s" = 0 ]; then echo 1; else echo 0; fi)"
 	fi
 }
 
@@ -181,7 +181,7 @@ if [ -n "${STRESS:-}" ]; then
 	sed 's/^/R stress_/' $ma/stress
 	res=$(awk '$1 == "result" { print $2 }' $ma/stress)
 	check "stress \"$STRESS\" ran (write status $st), result ${res:-none}" \
-		"$(yes [ $st = 0 ] && [ "$res" = ok ])"
+		"$(if [ $st = 0 ] && [ "$res" = ok ]; then echo 1; else echo 0; fi)"
 	nz=1
 	for k in kernel atomic nowait dma bounce timer; do
 		[ "$(awk -v k=${k}_ok '$1 == k { print $2 }' $ma/stress)" -gt 0 ] 2>/dev/null || nz=0
@@ -208,7 +208,7 @@ for spec in $devs; do
 	ver=$(awk '$1 == "R" { print $8 }' io.$name)
 	bad=$(awk '$1 == "R" { print $14 }' io.$name)
 	check "$name: ${ver:-0} bytes verified in ${rounds:-0} rounds, ${bad:-?} corrupt" \
-		"$(yes [ "${bad:-x}" = 0 ] && [ "${ver:-0}" -gt 0 ])"
+		"$(if [ "${bad:-x}" = 0 ] && [ "${ver:-0}" -gt 0 ]; then echo 1; else echo 0; fi)"
 done
 echo "R mask_fail $(vm mask_fail) mask_wait $(vm mask_wait) dmatlb_failed $(bv failed)"
 # with the faults off again, every disk must work again
@@ -249,7 +249,7 @@ if [ "${EXHAUST:-}" = 1 ]; then
 	st=$? b=$(now_ms)
 	echo "R timeout_ms 500 waited_ms $((b - a)) mask_wait_jiffies $(($(vm mask_wait) - w0))"
 	check "exhaust: GFP_KERNEL fails after the 500 ms timeout (took $((b - a)) ms, status $st)" \
-		"$(yes [ $st != 0 ] && [ $((b - a)) -ge 480 ] && [ $((b - a)) -lt 3000 ])"
+		"$(if [ $st != 0 ] && [ $((b - a)) -ge 480 ] && [ $((b - a)) -lt 3000 ]; then echo 1; else echo 0; fi)"
 
 	# a waiter is woken by a free and succeeds
 	echo 30000 >$ma/timeout_ms
@@ -261,7 +261,7 @@ if [ "${EXHAUST:-}" = 1 ]; then
 	read -r st took <waiter
 	echo "R waiter_ms $took"
 	check "exhaust: a waiter is woken by a free 2 s later and succeeds (status $st, $took ms)" \
-		"$(yes [ "$st" = 0 ] && [ "$took" -ge 1500 ] && [ "$took" -lt 15000 ])"
+		"$(if [ "$st" = 0 ] && [ "$took" -ge 1500 ] && [ "$took" -lt 15000 ]; then echo 1; else echo 0; fi)"
 
 	# I/O through a full bounce pool: errors or waiting, never wrong data
 	echo 0 >$ma/timeout_ms
