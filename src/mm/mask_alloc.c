@@ -41,9 +41,10 @@
  * Per-page state lives in four bitmaps: @owned (the pool has holes:
  * kernel text, firmware, the bitmaps themselves), @used (holes are marked
  * used so that searches skip them), @head (first page of each allocated
- * run, and of each piece of one left after a middle piece was freed) and
- * @cont (which of those heads start such a piece).  They allow misuse (double free, wrong size) to be
- * detected and counted instead of corrupting the pool.
+ * run, and of each piece of one left after another piece was freed) and
+ * @cont (which of those heads start such a piece).  They allow misuse
+ * (double free, wrong size) to be detected and counted instead of
+ * corrupting the pool.
  *
  * Concurrency: one spinlock, taken with interrupts disabled because pool
  * pages can be freed from any context that may free pages, protects the
@@ -1239,9 +1240,10 @@ static bool mask_owned_used(unsigned long lo, unsigned long end)
 
 /*
  * May [@pfn, @pfn + @nr) be freed?  Only if it lies inside one allocation:
- * every page owned and allocated, and no allocation starts inside it after
- * its first page (a range that runs past the end of its allocation into
- * the next one, or into free pages, is refused).  A range may start in the
+ * every page owned and allocated, and no head (of an allocation or of a
+ * piece of one) inside it after its first page (a range that runs past
+ * the end of its piece into the next one, or into free pages, is
+ * refused).  A range may start in the
  * middle of an allocation: __free_pages() with a speculative reference,
  * split_page() and alloc_pages_exact() free such pieces.  On success the
  * bitmap indices of the range are in [*@lo, *@hi].  Called with the lock
@@ -1284,6 +1286,7 @@ bool mask_pool_free_ok(struct page *page, unsigned int nr_pages)
 	unsigned long lo, hi;
 	bool ok;
 
+	/* Lockless: the caller's own bits cannot change under it, see above. */
 	ok = data_race(mask_free_range_ok(page_to_pfn(page), nr_pages, &lo, &hi));
 	if (WARN_ON_ONCE(!ok))
 		mask_misuse();
@@ -1299,9 +1302,9 @@ bool mask_pool_free_ok(struct page *page, unsigned int nr_pages)
  * free checks and poisoning, so every way of freeing pages works for any
  * sub-range of an allocation: __free_pages() including its tail rule,
  * split_page() followed by free_page(), free_pages_exact(), folio_put()
- * of a compound allocation, and __free_pages_mask().  If the range was the
- * beginning of an allocation, the page after it, if still allocated,
- * becomes its new first page.  A range that mask_pool_free_ok() would
+ * of a compound allocation, and __free_pages_mask().  The page after the
+ * range, if still allocated and not a head, becomes the head of the piece
+ * left after it (a continuation, @cont).  A range that mask_pool_free_ok() would
  * refuse (a double free that raced with another) is reported once with a
  * warning, counted as misuse, and nothing changes.
  *
@@ -1978,7 +1981,7 @@ DEFINE_SHOW_ATTRIBUTE(mask_summary);
 
 /*
  * One char per page: '.' free, '#' used, 'H' first page of an allocation,
- * 'h' first page of a piece left after a middle piece was freed, ' ' hole.
+ * 'h' first page of a piece left after another piece was freed, ' ' hole.
  */
 static int mask_map_show(struct seq_file *m, void *v)
 {

@@ -39,6 +39,7 @@
  */
 #define pr_fmt(fmt) "mask_alloc: " fmt
 
+#include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/dma-direct.h>
@@ -139,6 +140,8 @@ struct stress_counts {
  * @end_ns: ktime_get_ns() at which it stops (not jiffies: under an
  *	emulator that is short of host CPU, ticks get lost and jiffies fall
  *	behind the clock)
+ * @done: completed when the thread has run and given everything back; a
+ *	kthread that kthread_stop() reaches before it ever ran never runs
  */
 struct stress_thread {
 	struct task_struct *task;
@@ -154,6 +157,7 @@ struct stress_thread {
 	u64 next_tag;
 	u64 pool_limit;
 	u64 end_ns;
+	struct completion done;
 };
 
 /* Serialises runs and guards the result. */
@@ -395,6 +399,7 @@ static int stress_thread_fn(void *data)
 	for (i = 0; i < STRESS_HELD; i++)
 		if (t->held[i].page)
 			stress_free(&t->held[i], &t->c);
+	complete(&t->done);
 	return 0;
 }
 
@@ -474,6 +479,7 @@ static int stress_run(unsigned int nthreads, unsigned int seconds, u32 seed)
 		prandom_seed_state(&t[i].timer_rnd, seed * 1000003ULL + 2 * i + 1);
 		spin_lock_init(&t[i].lock);
 		timer_setup(&t[i].timer, stress_timer_fn, 0);
+		init_completion(&t[i].done);
 		t[i].task = kthread_create(stress_thread_fn, &t[i], "mask_stress/%u", i);
 		if (IS_ERR(t[i].task)) {
 			err = PTR_ERR(t[i].task);
@@ -489,6 +495,7 @@ static int stress_run(unsigned int nthreads, unsigned int seconds, u32 seed)
 	for (i = 0; i < started; i++)
 		wake_up_process(t[i].task);
 	for (i = 0; i < started; i++) {
+		wait_for_completion(&t[i].done);
 		kthread_stop(t[i].task);
 		put_task_struct(t[i].task);
 		stress_add(&sum, &t[i].c);

@@ -71,7 +71,7 @@ memtotal() {
 	awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo
 }
 map_used() { # pages marked used in mask_alloc/map
-	sed 's/^[0-9a-f]* //' $ma/map | tr -cd 'H#' | wc -c
+	sed 's/^[0-9a-f]* //' $ma/map | tr -cd 'Hh#' | wc -c
 }
 snap() {
 	eval "free_$1=$(sv free_bytes) misuse_$1=$(sv misuse)"

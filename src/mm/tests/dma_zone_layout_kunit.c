@@ -5,7 +5,8 @@
  * GFP_DMA32 and GFP_KERNEL memory really comes from.
  *
  * The cases that need memory above 4 GiB skip themselves on smaller guests;
- * boot with "-m 5G" to run them.
+ * boot with "-m 5G" to run them.  They look at every online node: on a NUMA
+ * machine the first node may hold no memory above 4 GiB, or none below.
  */
 #include <kunit/test.h>
 #include <linux/dma-direct.h>
@@ -17,9 +18,15 @@
 
 #define PFN_4G		(SZ_4G >> PAGE_SHIFT)
 
-static struct zone *node0_zone(enum zone_type t)
+/* The first online node with a populated zone @t, or NUMA_NO_NODE. */
+static int node_with_zone(enum zone_type t)
 {
-	return &NODE_DATA(first_online_node)->node_zones[t];
+	int nid;
+
+	for_each_online_node(nid)
+		if (populated_zone(&NODE_DATA(nid)->node_zones[t]))
+			return nid;
+	return NUMA_NO_NODE;
 }
 
 static bool has_memory_above_4g(void)
@@ -43,28 +50,47 @@ static void zone_dma_absent(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, dma, 0);
 }
 
-/* ZONE_DMA32 exists, is populated and ends at or below 4 GiB. */
+/* ZONE_DMA32 exists, is populated and ends at or below 4 GiB, on every node. */
 static void dma32_zone_below_4g(struct kunit *test)
 {
-	struct zone *z = node0_zone(ZONE_DMA32);
+	unsigned long managed = 0;
+	struct zone *z;
+	int nid;
 
-	KUNIT_ASSERT_TRUE(test, populated_zone(z));
-	KUNIT_EXPECT_LE(test, zone_end_pfn(z), PFN_4G);
-	KUNIT_EXPECT_STREQ(test, z->name, "DMA32");
-	KUNIT_EXPECT_GT(test, zone_managed_pages(z), 0UL);
+	KUNIT_ASSERT_NE(test, node_with_zone(ZONE_DMA32), NUMA_NO_NODE);
+	for_each_online_node(nid) {
+		z = &NODE_DATA(nid)->node_zones[ZONE_DMA32];
+		if (!populated_zone(z))
+			continue;
+		KUNIT_EXPECT_LE(test, zone_end_pfn(z), PFN_4G);
+		KUNIT_EXPECT_STREQ(test, z->name, "DMA32");
+		managed += zone_managed_pages(z);
+	}
+	KUNIT_EXPECT_GT(test, managed, 0UL);
 }
 
-/* Memory above 4 GiB is ZONE_NORMAL and starts at 4 GiB. */
+/*
+ * Memory above 4 GiB is ZONE_NORMAL: every populated ZONE_NORMAL starts at
+ * or above 4 GiB, and the highest one ends at max_pfn.
+ */
 static void normal_zone_above_4g(struct kunit *test)
 {
-	struct zone *z = node0_zone(ZONE_NORMAL);
+	unsigned long end = 0;
+	struct zone *z;
+	int nid;
 
 	if (!has_memory_above_4g())
 		kunit_skip(test, "guest has no memory above 4 GiB (max_pfn %#lx)", max_pfn);
 
-	KUNIT_ASSERT_TRUE(test, populated_zone(z));
-	KUNIT_EXPECT_GE(test, z->zone_start_pfn, PFN_4G);
-	KUNIT_EXPECT_EQ(test, zone_end_pfn(z), max_pfn);
+	KUNIT_ASSERT_NE(test, node_with_zone(ZONE_NORMAL), NUMA_NO_NODE);
+	for_each_online_node(nid) {
+		z = &NODE_DATA(nid)->node_zones[ZONE_NORMAL];
+		if (!populated_zone(z))
+			continue;
+		KUNIT_EXPECT_GE(test, z->zone_start_pfn, PFN_4G);
+		end = max(end, zone_end_pfn(z));
+	}
+	KUNIT_EXPECT_EQ(test, end, max_pfn);
 }
 
 /* Every GFP_DMA32 page is below 4 GiB and comes from ZONE_DMA32. */
@@ -86,15 +112,21 @@ static void gfp_dma32_below_4g(struct kunit *test)
 	}
 }
 
-/* With memory above 4 GiB, GFP_KERNEL prefers ZONE_NORMAL. */
+/*
+ * With memory above 4 GiB, GFP_KERNEL prefers ZONE_NORMAL on a node that has
+ * one (a node without one falls back to its own ZONE_DMA32 first).
+ */
 static void gfp_kernel_from_normal(struct kunit *test)
 {
 	struct page *page;
+	int nid;
 
 	if (!has_memory_above_4g())
 		kunit_skip(test, "guest has no memory above 4 GiB");
 
-	page = alloc_page(GFP_KERNEL);
+	nid = node_with_zone(ZONE_NORMAL);
+	KUNIT_ASSERT_NE(test, nid, NUMA_NO_NODE);
+	page = alloc_pages_node(nid, GFP_KERNEL | __GFP_THISNODE, 0);
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	KUNIT_EXPECT_EQ(test, page_zonenum(page), ZONE_NORMAL);
 	KUNIT_EXPECT_GE(test, page_to_pfn(page), PFN_4G);
