@@ -1124,8 +1124,8 @@ static void do_misuse(void)
 		size = pick_size();
 		mask = pick_mask();
 		op("misuse_gfp", "size %zu", size);
-		if (alloc_pages_mask(GFP_KERNEL | (1u << (get8() % 4)) | (get8() & 1 ? __GFP_COMP : 0),
-				     size, mask))
+		if (alloc_pages_mask(GFP_KERNEL | (1u << (get8() % 4)) |
+				     (get8() & 1 ? __GFP_COMP : 0), size, mask))
 			fail("allocated");
 		expect_misuse(S_ALLOC_GFP);
 		break;

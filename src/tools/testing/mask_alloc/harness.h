@@ -76,6 +76,7 @@ struct harness_hook_call {
 	unsigned long pfn;
 	unsigned int order;
 };
+
 extern struct harness_hook_call harness_hook_log[HARNESS_HOOK_LOG];
 extern unsigned long harness_hook_nr;
 void harness_hook_log_clear(void);
