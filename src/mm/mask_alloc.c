@@ -1869,17 +1869,18 @@ void __init mask_pool_reserve_low(phys_addr_t limit)
  * current pool first.  Ignored if maskzone= gave an explicit size.
  *
  * Context: Early boot, memblock active, before memblock_free_all().
+ * Return: the bytes really added, 0 if none.
  */
-void __init increase_mask_zone(unsigned long size)
+unsigned long __init increase_mask_zone(unsigned long size)
 {
 	phys_addr_t from = 0;
 	unsigned int n;
 	u64 got;
 
 	if (mask_zone_set || !size)
-		return;
+		return 0;
 	if (WARN_ON_ONCE(mask_pool.pool_pages))
-		return;
+		return 0;
 	for (n = 0; n < mask_nr_ranges; n++)
 		from = max(from, mask_ranges[n].end);
 	got = mask_pool_grab(from, MASK_POOL_LIMIT, PAGE_ALIGN((u64)size));
@@ -1887,6 +1888,7 @@ void __init increase_mask_zone(unsigned long size)
 		pr_warn("pool increase: only %llu of %lu bytes were free\n",
 			(unsigned long long)got, size);
 	mask_pool_setup_bitmaps();
+	return got;
 }
 
 /**

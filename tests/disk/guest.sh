@@ -108,7 +108,7 @@ echo "R - - dma_api_disabled $(val /sys/kernel/debug/dma-api/disabled)"
 # DMA-API lines other than the two printed at every boot are reports
 echo "R - - dmesg_dma_api $(dmesg | grep 'DMA-API' | grep -cvE "$dmainfo")"
 # bounce mappings that failed (stock: "swiotlb buffer is full")
-echo "R - - bounce_failures $(dmesg | grep -cE 'swiotlb buffer is full|dmatlb: cannot bounce')"
+echo "R - - bounce_failures $(dmesg | grep -cE 'swiotlb buffer is full|dmatlb: no mask pool memory')"
 # streaming mappings still alive now that all I/O is done (leaks)
 echo "R - - dma_api_streaming $(grep -cv ' coherent ' /sys/kernel/debug/dma-api/dump 2>/dev/null)"
 dmesg | grep -E 'DMA-API|swiotlb|dmatlb|mask_alloc' | sed 's/^/dmesg: /'

@@ -98,7 +98,7 @@ void mask_pool_free_bounce(struct page *page, unsigned long nr);
 
 /* Boot: reserve (memblock active), then hand over after memblock_free_all(). */
 void __init mask_pool_reserve_low(phys_addr_t limit);
-void __init increase_mask_zone(unsigned long size);
+unsigned long __init increase_mask_zone(unsigned long size);
 void __init mask_pool_handover(void);
 
 void mask_pool_get_stats(struct mask_pool_stats *st);
@@ -222,8 +222,9 @@ static inline void mask_pool_reserve_low(phys_addr_t limit)
 {
 }
 
-static inline void increase_mask_zone(unsigned long size)
+static inline unsigned long increase_mask_zone(unsigned long size)
 {
+	return 0;
 }
 
 static inline void mask_pool_handover(void)
