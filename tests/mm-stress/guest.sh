@@ -97,8 +97,8 @@ whole() {
 	check "$1: vmstat mask_alloc +$dma == mask_free +$dmf" "$(yes [ "$dma" = "$dmf" ])"
 	check "$1: vmstat swiotlb_num_allocs +$dsa == swiotlb_num_frees +$dsf, and > 0 (bounced)" \
 		"$(if [ "$dsa" = "$dsf" ] && [ "$dsa" -gt 0 ]; then echo 1; else echo 0; fi)"
-	check "$1: dmatlb idle (in_use_pages $(bv in_use_pages), in_use_maps $(bv in_use_maps))" \
-		"$(if [ "$(bv in_use_pages)" = 0 ] && [ "$(bv in_use_maps)" = 0 ]; then echo 1; else echo 0; fi)"
+	check "$1: dmatlb idle (in_use_slots $(bv in_use_slots), in_use_maps $(bv in_use_maps))" \
+		"$(if [ "$(bv in_use_slots)" = 0 ] && [ "$(bv in_use_maps)" = 0 ]; then echo 1; else echo 0; fi)"
 	check "$1: mask_alloc/map shows $mapu used pages, summary used_bytes $used" \
 		"$(yes [ $((mapu * 4096)) = "$used" ])"
 	if [ -r $dbg/dma-api/error_count ]; then
