@@ -81,6 +81,9 @@ whole() {
 	local free used pool mapu
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
+	# the swiotlb pools grown under load go back when idle (10 s); now
+	[ -w $dbg/mask_alloc/bounce_shrink ] && echo 1 >$dbg/mask_alloc/bounce_shrink
+	echo "R dmatlb_$1 pools $(bv pools) grown $(bv grown) shrunk $(bv shrunk) grow_failed $(bv grow_failed)"
 	snap "$1"
 	pool=$(sv pool_bytes) free=$(eval echo \$free_$1) used=$(sv used_bytes)
 	mapu=$(map_used)
