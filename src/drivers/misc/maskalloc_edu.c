@@ -707,6 +707,15 @@ static const struct file_operations edu_stream_fops = {
 	.release = edu_run_release,
 };
 
+/*
+ * maskalloc_edu.untrusted=1 marks the device untrusted, as the PCI core does
+ * for devices behind external-facing ports: dma-iommu then bounces every
+ * streaming mapping that does not fill whole IOMMU pages through swiotlb.
+ */
+static bool untrusted;
+module_param(untrusted, bool, 0444);
+MODULE_PARM_DESC(untrusted, "treat the device as untrusted (bounce through swiotlb behind an IOMMU)");
+
 static int edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct device *dev = &pdev->dev;
@@ -736,6 +745,8 @@ static int edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 				     "not an edu device (id %#x, alive %#x)\n",
 				     ident, alive);
 
+	if (untrusted)
+		pdev->untrusted = 1;
 	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(EDU_DMA_BITS));
 	if (ret)
 		return dev_err_probe(dev, ret, "no %d-bit DMA on this system\n",
@@ -755,8 +766,9 @@ static int edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	debugfs_create_file("run", 0400, edu->dir, edu, &edu_run_fops);
 	debugfs_create_file("stream", 0400, edu->dir, edu, &edu_stream_fops);
 	pci_set_drvdata(pdev, edu);
-	dev_info(dev, "edu %u.%u, %d-bit DMA mask\n", ident >> 24,
-		 (ident >> 16) & 0xff, EDU_DMA_BITS);
+	dev_info(dev, "edu %u.%u, %d-bit DMA mask%s\n", ident >> 24,
+		 (ident >> 16) & 0xff, EDU_DMA_BITS,
+		 untrusted ? ", untrusted" : "");
 	return 0;
 }
 
