@@ -34,6 +34,8 @@ struct page;
  * @grow_failed: growths that found no mask pool memory below the limit
  * @shrunk: pools given back to the mask pool since boot
  * @idle_ms: how long a grown pool must stay unused before it goes back
+ * @low_only: swiotlb_exit() ran: only devices whose limit is below 32 bits
+ *	      bounce, on demand
  */
 struct dmatlb_stats {
 	bool active;
@@ -47,6 +49,7 @@ struct dmatlb_stats {
 	unsigned long grow_failed;
 	unsigned long shrunk;
 	unsigned int idle_ms;
+	bool low_only;
 };
 
 #ifdef CONFIG_SWIOTLB_MASK_ALLOC

@@ -198,6 +198,7 @@ static int dmatlb_bounce_show(struct seq_file *m, void *v)
 	seq_printf(m, "grow_failed %lu\n", st.grow_failed);
 	seq_printf(m, "shrunk %lu\n", st.shrunk);
 	seq_printf(m, "idle_ms %u\n", st.idle_ms);
+	seq_printf(m, "low_only %d\n", st.low_only);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(dmatlb_bounce);

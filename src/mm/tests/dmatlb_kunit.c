@@ -332,6 +332,9 @@ static int dmatlb_test_init(struct kunit *test)
 		KUNIT_FAIL(test, "dmatlb is off, but the command line does not say dmatlb=off");
 		return -ENODEV;
 	}
+	/* A boot where nothing above 4 GB needs bouncing (1 GiB, no force). */
+	if (st.low_only && strcmp(test->name, "after_swiotlb_exit"))
+		kunit_skip(test, "swiotlb_exit() ran: only limits below 32 bits bounce (after_swiotlb_exit tests that)");
 	w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, w);
 	w->test = test;
@@ -2451,6 +2454,43 @@ static void bus_dma_limit(struct kunit *test)
 	}
 }
 
+/* ==== after swiotlb_exit() ==== */
+
+/*
+ * x86 calls swiotlb_exit() when nothing above 4 GB needs bouncing: dmatlb
+ * then gives its pools back and bounces only for limits below 32 bits,
+ * which stock swiotlb never served.  A forced 64-bit map fails (quietly
+ * with DMA_ATTR_NO_WARN); a 28-bit one still bounces below its limit.
+ */
+static void after_swiotlb_exit(struct kunit *test)
+{
+	const size_t size = 2 * PAGE_SIZE;
+	struct device *dev28, *dev64;
+	struct dmatlb_stats st;
+	struct tmap *m;
+	u8 *buf;
+
+	dmatlb_get_stats(&st);
+	if (!st.low_only)
+		kunit_skip(test, "swiotlb_exit() did not run (memory above 4 GB, or swiotlb=force)");
+	buf = obuf(test, size);
+	dev64 = tlb_dev(test, 64, true);
+	KUNIT_EXPECT_FALSE(test, is_swiotlb_active(dev64));
+	m = tmap_get(test, dev64, buf, size, DMA_TO_DEVICE, DMA_ATTR_NO_WARN);
+	KUNIT_EXPECT_EQ(test, m->dma, DMA_MAPPING_ERROR);
+	tmap_put(test, m, 0);
+
+	dev28 = tlb_dev(test, 28, true);
+	KUNIT_EXPECT_TRUE(test, is_swiotlb_active(dev28));
+	pat_fill(buf, size, 0, SEED_ORIG);
+	m = tmap_get(test, dev28, buf, size, DMA_BIDIRECTIONAL, 0);
+	KUNIT_ASSERT_NE(test, m->dma, DMA_MAPPING_ERROR);
+	expect_bounced(test, m);
+	KUNIT_EXPECT_LE(test, (u64)m->dma + size - 1, (u64)MASK28);
+	expect_pat(test, tmap_bounce(m), size, 0, SEED_ORIG, "bounce");
+	tmap_put(test, m, 0);
+}
+
 /* ==== counters ==== */
 
 /*
@@ -2672,6 +2712,7 @@ static void swiotlb_param_parse(struct kunit *test)
 
 static struct kunit_case dmatlb_cases[] = {
 	KUNIT_CASE(dmatlb_basics),
+	KUNIT_CASE(after_swiotlb_exit),
 	/* copies in every direction */
 	KUNIT_CASE_PARAM(map_directions, dirs_gen_params),
 	KUNIT_CASE_PARAM(from_device_no_leak, bits_gen_params),
