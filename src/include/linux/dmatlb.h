@@ -68,7 +68,7 @@ static inline bool dmatlb_enabled(void)
 
 /* For kernel/dma/swiotlb.c. */
 bool __init dmatlb_init(bool reserve, unsigned int flags, bool remap,
-			 unsigned long bytes);
+			unsigned long bytes);
 struct page *dmatlb_alloc_tlb(size_t bytes, phys_addr_t limit);
 void dmatlb_free_tlb(void *vaddr, size_t bytes);
 unsigned long dmatlb_idle_jiffies(void);

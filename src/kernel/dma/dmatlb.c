@@ -47,7 +47,6 @@
 #include <linux/swiotlb.h>
 
 DEFINE_STATIC_KEY_FALSE(dmatlb_key);
-EXPORT_SYMBOL_GPL(dmatlb_key);
 
 static bool dmatlb_on __initdata = true;	/* dmatlb=on|off */
 static unsigned long dmatlb_grown_bytes __ro_after_init;

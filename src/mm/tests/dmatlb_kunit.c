@@ -334,7 +334,7 @@ static int dmatlb_test_init(struct kunit *test)
 	}
 	/* A boot where nothing above 4 GB needs bouncing (1 GiB, no force). */
 	if (st.low_only && strcmp(test->name, "after_swiotlb_exit"))
-		kunit_skip(test, "swiotlb_exit() ran: only limits below 32 bits bounce (after_swiotlb_exit tests that)");
+		kunit_skip(test, "after swiotlb_exit() only limits below 32 bits bounce");
 	w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, w);
 	w->test = test;
@@ -1928,8 +1928,8 @@ static void atomic_map_transient(struct kunit *test)
 
 /* ==== misuse: unmaps and syncs at addresses swiotlb did not return ==== */
 
-#define UNMAP_WARNING	"which is not the start of a mapping"
-#define SYNC_WARNING	"which is not inside a mapping"
+#define UNMAP_WARNING	": not the start of a mapping"
+#define SYNC_WARNING	": not inside a mapping"
 
 /*
  * swiotlb_tbl_unmap_single() (what dma-direct calls) at the mapping's
@@ -2472,7 +2472,7 @@ static void after_swiotlb_exit(struct kunit *test)
 
 	dmatlb_get_stats(&st);
 	if (!st.low_only)
-		kunit_skip(test, "swiotlb_exit() did not run (memory above 4 GB, or swiotlb=force)");
+		kunit_skip(test, "swiotlb_exit() did not run (memory above 4 GB, or force)");
 	buf = obuf(test, size);
 	dev64 = tlb_dev(test, 64, true);
 	KUNIT_EXPECT_FALSE(test, is_swiotlb_active(dev64));
