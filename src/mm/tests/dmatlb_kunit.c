@@ -1156,6 +1156,9 @@ static void small_mapping_slots(struct kunit *test)
 		expect_pat(test, tmap_bounce(m[i]), sizes[i], 0, SEED_ORIG + i, "bounce");
 	}
 	expect_in_use(test, &s0, &s, ARRAY_SIZE(sizes) + 1, ARRAY_SIZE(sizes));
+	kunit_info(test, "%zu mappings of 64 to 2049 bytes: %ld slots, swiotlb_bytes_wasted +%ld\n",
+		   ARRAY_SIZE(sizes), delta(s0.tlb.used_slots, s.tlb.used_slots),
+		   ev(&s0, &s, EV_WASTED));
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
 		tmap_put(test, m[i], 0);
 	tsnap(test, &s);
@@ -1712,6 +1715,9 @@ static void grow_and_shrink(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s2.tlb.used_slots, s0.tlb.used_slots);
 	KUNIT_EXPECT_EQ(test, s2.tlb.transient, s0.tlb.transient);
 	KUNIT_EXPECT_EQ(test, s2.pool.free_pages, s0.pool.free_pages);
+	kunit_info(test, "grown: %lu slots, mask pool free pages %lu -> %lu -> %lu; shrunk %lu\n",
+		   s1.tlb.pool_slots - s0.tlb.pool_slots, s0.pool.free_pages,
+		   s1.pool.free_pages, s2.pool.free_pages, s2.tlb.shrunk - s1.tlb.shrunk);
 }
 
 /* The idle period's u32 behind debugfs mask_alloc/bounce_idle_ms. */
