@@ -32,23 +32,48 @@
  * pairs, so that every result is measured rather than rounded to zero.
  * Every allocation is freed before the next one, so the pool ends as it
  * started.
+ *
+ *   /sys/kernel/debug/mask_alloc/dma_bench   write "key=value ...",
+ *                                            read the result of the last run
+ *
+ * times streaming DMA maps, with a resolution of nanoseconds where
+ * dma_map_benchmark (kernel/dma/map_benchmark.c) reports in steps of
+ * 100 ns.  Each of @threads kernel threads maps and unmaps its own buffer
+ * of @size bytes @pairs times in a row with dma_map_page() and
+ * dma_unmap_page(), and reads ktime_get_ns() only before and after the
+ * whole loop; the threads start together.  The device is a platform
+ * device of this file's own (no driver, dma-direct, the default swiotlb of
+ * the machine), or the PCI device named by @dev (for example the device
+ * that the dma_map_benchmark driver is bound to); its DMA mask is set to
+ * @bits for the run and restored afterwards.  Keys (defaults): pairs
+ * (100000), size (4096), bits (64), threads (1), dir (0 bidirectional,
+ * 1 to the device, 2 from the device, as in dma_map_benchmark), dev (none).
+ * The result is the time per map+unmap pair of each thread, their mean,
+ * and the wall time from the first start to the last end.  It needs
+ * neither the mask pool nor dmatlb, so that a kernel without
+ * CONFIG_SWIOTLB_MASK_ALLOC is measured the same way.
  */
 #define pr_fmt(fmt) "mask_alloc: " fmt
 
 #include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
+#include <linux/completion.h>
 #include <linux/err.h>
 #include <linux/gfp.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/mask_alloc.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/pci.h>
+#include <linux/platform_device.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -371,6 +396,395 @@ static const struct file_operations mask_bench_fops = {
 	.release = single_release,
 };
 
+#define DMA_BENCH_MAX_PAIRS	10000000
+#define DMA_BENCH_DEF_PAIRS	100000
+#define DMA_BENCH_MAX_THREADS	16
+#define DMA_BENCH_MAX_SIZE	(64 * PAGE_SIZE)
+#define DMA_BENCH_NAME_LEN	32
+
+/**
+ * struct dma_bench_thread - one thread of a dma_bench run
+ * @run: the run it belongs to
+ * @task: the kernel thread
+ * @start_ns: ktime_get_ns() before its first map
+ * @end_ns: ktime_get_ns() after its last unmap
+ * @done: pairs completed
+ * @err: 0, or the error that stopped it (-ENOMEM: a map failed)
+ */
+struct dma_bench_thread {
+	struct dma_bench_run *run;
+	struct task_struct *task;
+	u64 start_ns;
+	u64 end_ns;
+	u64 done;
+	int err;
+};
+
+/**
+ * struct dma_bench_run - parameters, state and result of a dma_bench run
+ * @dev: the device mapped for, or NULL before the first run
+ * @name: the device's name, kept for the result
+ * @pairs: map+unmap pairs per thread
+ * @size: bytes per map
+ * @bits: DMA mask of the device during the run
+ * @threads: threads that run at once
+ * @dir: 0 bidirectional, 1 to the device, 2 from the device
+ * @ready: threads that have not yet reached the start line
+ * @running: threads that have not yet finished their pairs
+ * @all_ready: completed when @ready reaches zero
+ * @start: completed to start every thread at once
+ * @all_done: completed when @running reaches zero
+ * @err: 0, or the first error of the run
+ * @done: true once a run has finished, successfully or not
+ * @thr: the threads
+ *
+ * Protected by dma_bench_lock, except what the threads write to their own
+ * @thr entry while the run goes on.
+ */
+struct dma_bench_run {
+	struct device *dev;
+	char name[DMA_BENCH_NAME_LEN];
+	u64 pairs;
+	size_t size;
+	unsigned int bits;
+	unsigned int threads;
+	unsigned int dir;
+	atomic_t ready;
+	atomic_t running;
+	struct completion all_ready;
+	struct completion start;
+	struct completion all_done;
+	int err;
+	bool done;
+	struct dma_bench_thread thr[DMA_BENCH_MAX_THREADS];
+};
+
+static const enum dma_data_direction dma_bench_dirs[] = {
+	DMA_BIDIRECTIONAL, DMA_TO_DEVICE, DMA_FROM_DEVICE,
+};
+
+/* Held for a whole run: a second writer gets -EBUSY, a reader waits. */
+static DEFINE_MUTEX(dma_bench_lock);
+static struct dma_bench_run dma_bench;
+static struct platform_device *dma_bench_pdev;
+
+/**
+ * dma_bench_thread_fn() - one thread of a dma_bench run
+ * @data: its struct dma_bench_thread
+ *
+ * Maps and unmaps a buffer of its own @pairs times, with ktime_get_ns()
+ * read only before the first map and after the last unmap.
+ *
+ * Return: 0, or -ENOMEM when the buffer or a map failed.
+ */
+static int dma_bench_thread_fn(void *data)
+{
+	struct dma_bench_thread *t = data;
+	struct dma_bench_run *run = t->run;
+	enum dma_data_direction dir = dma_bench_dirs[run->dir];
+	struct device *dev = run->dev;
+	size_t size = run->size;
+	struct page *page = NULL;
+	dma_addr_t addr;
+	void *buf;
+	u64 i;
+
+	buf = alloc_pages_exact(size, GFP_KERNEL);
+	if (buf) {
+		memset(buf, 0x66, size);
+		page = virt_to_page(buf);
+	} else {
+		t->err = -ENOMEM;
+	}
+	if (atomic_dec_and_test(&run->ready))
+		complete(&run->all_ready);
+	wait_for_completion(&run->start);
+	if (t->err)
+		goto out;
+
+	t->start_ns = ktime_get_ns();
+	for (i = 0; i < run->pairs; i++) {
+		addr = dma_map_page(dev, page, 0, size, dir);
+		if (unlikely(dma_mapping_error(dev, addr))) {
+			t->err = -ENOMEM;
+			break;
+		}
+		dma_unmap_page(dev, addr, size, dir);
+		if (!((i + 1) & 1023))
+			cond_resched();
+	}
+	t->end_ns = ktime_get_ns();
+	t->done = i;
+	free_pages_exact(buf, size);
+out:
+	if (atomic_dec_and_test(&run->running))
+		complete(&run->all_done);
+	return t->err;
+}
+
+/**
+ * dma_bench_get_dev() - the device to map for
+ * @name: a PCI device name, or an empty string for our platform device
+ *
+ * Return: the device with a reference held, or an ERR_PTR().
+ */
+static struct device *dma_bench_get_dev(const char *name)
+{
+	struct platform_device_info info = {
+		.name = "mask_alloc_dma_bench",
+		.id = PLATFORM_DEVID_NONE,
+		.dma_mask = DMA_BIT_MASK(64),
+	};
+	struct device *dev = NULL;
+
+	if (*name) {
+#ifdef CONFIG_PCI
+		dev = bus_find_device_by_name(&pci_bus_type, NULL, name);
+#endif
+		return dev ? dev : ERR_PTR(-ENODEV);
+	}
+	if (!dma_bench_pdev) {
+		dma_bench_pdev = platform_device_register_full(&info);
+		if (IS_ERR(dma_bench_pdev)) {
+			dev = ERR_CAST(dma_bench_pdev);
+			dma_bench_pdev = NULL;
+			return dev;
+		}
+	}
+	return get_device(&dma_bench_pdev->dev);
+}
+
+/**
+ * dma_bench_start() - start one kernel thread per @run->threads
+ * @run: the run, its parameters set
+ *
+ * Return: 0 when every thread waits at the start line, or the error of
+ * kthread_create(); then the threads already created are stopped.
+ */
+static int dma_bench_start(struct dma_bench_run *run)
+{
+	struct task_struct *tsk;
+	unsigned int i;
+
+	atomic_set(&run->ready, run->threads);
+	atomic_set(&run->running, run->threads);
+	init_completion(&run->all_ready);
+	init_completion(&run->start);
+	init_completion(&run->all_done);
+	for (i = 0; i < run->threads; i++) {
+		run->thr[i].run = run;
+		tsk = kthread_create(dma_bench_thread_fn, &run->thr[i],
+				     "dma_bench/%u", i);
+		if (IS_ERR(tsk)) {
+			/* stop the others before they reach their loop */
+			run->pairs = 0;
+			complete_all(&run->start);
+			while (i--)
+				kthread_stop_put(run->thr[i].task);
+			return PTR_ERR(tsk);
+		}
+		get_task_struct(tsk);
+		run->thr[i].task = tsk;
+		wake_up_process(tsk);
+	}
+	wait_for_completion(&run->all_ready);
+	return 0;
+}
+
+/**
+ * dma_bench_run() - one run of the dma_bench knob
+ * @run: the run, its parameters set; called with dma_bench_lock held
+ *
+ * Return: 0, or the first error of the device lookup, the mask or a thread.
+ */
+static int dma_bench_run(struct dma_bench_run *run)
+{
+	u64 old_mask, old_coherent;
+	unsigned int i;
+	int ret;
+
+	run->dev = dma_bench_get_dev(run->name);
+	if (IS_ERR(run->dev)) {
+		ret = PTR_ERR(run->dev);
+		run->dev = NULL;
+		pr_warn("dma_bench: no device \"%s\": %d\n", run->name, ret);
+		return ret;
+	}
+	if (!run->dev->dma_mask) {
+		pr_warn("dma_bench: %s cannot do DMA\n", dev_name(run->dev));
+		ret = -EINVAL;
+		goto put;
+	}
+	strscpy(run->name, dev_name(run->dev), sizeof(run->name));
+	old_mask = *run->dev->dma_mask;
+	old_coherent = run->dev->coherent_dma_mask;
+	ret = dma_set_mask_and_coherent(run->dev, DMA_BIT_MASK(run->bits));
+	if (ret) {
+		pr_warn("dma_bench: %s: no %u-bit DMA mask: %d\n",
+			run->name, run->bits, ret);
+		goto put;
+	}
+
+	ret = dma_bench_start(run);
+	if (!ret) {
+		complete_all(&run->start);
+		wait_for_completion(&run->all_done);
+		for (i = 0; i < run->threads; i++) {
+			kthread_stop_put(run->thr[i].task);
+			run->thr[i].task = NULL;
+			if (!ret)
+				ret = run->thr[i].err;
+		}
+	}
+	*run->dev->dma_mask = old_mask;
+	run->dev->coherent_dma_mask = old_coherent;
+put:
+	put_device(run->dev);
+	run->dev = NULL;
+	return ret;
+}
+
+/**
+ * dma_bench_parse() - parse "key=value ..." into @run
+ * @run: the run, cleared; gets the defaults and then the values
+ * @s: the input, a NUL-terminated string
+ *
+ * Return: 0, or -EINVAL on an unknown key or a value out of range.
+ */
+static int dma_bench_parse(struct dma_bench_run *run, char *s)
+{
+	unsigned long long v;
+	char *tok, *val;
+
+	run->pairs = DMA_BENCH_DEF_PAIRS;
+	run->size = PAGE_SIZE;
+	run->bits = 64;
+	run->threads = 1;
+	run->dir = 0;
+	while ((tok = strsep(&s, " \t\n"))) {
+		if (!*tok)
+			continue;
+		val = strchr(tok, '=');
+		if (!val)
+			return -EINVAL;
+		*val++ = '\0';
+		if (!strcmp(tok, "dev")) {
+			if (strscpy(run->name, val, sizeof(run->name)) < 0)
+				return -EINVAL;
+			continue;
+		}
+		if (kstrtoull(val, 0, &v))
+			return -EINVAL;
+		if (!strcmp(tok, "pairs") && v && v <= DMA_BENCH_MAX_PAIRS)
+			run->pairs = v;
+		else if (!strcmp(tok, "size") && v && v <= DMA_BENCH_MAX_SIZE)
+			run->size = v;
+		else if (!strcmp(tok, "bits") && v >= 20 && v <= 64)
+			run->bits = v;
+		else if (!strcmp(tok, "threads") && v &&
+			 v <= DMA_BENCH_MAX_THREADS)
+			run->threads = v;
+		else if (!strcmp(tok, "dir") && v < ARRAY_SIZE(dma_bench_dirs))
+			run->dir = v;
+		else
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static ssize_t dma_bench_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	struct dma_bench_run *run = &dma_bench;
+	char buf[160];
+	int ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (!mutex_trylock(&dma_bench_lock)) {
+		pr_warn("dma_bench: already running\n");
+		return -EBUSY;
+	}
+	memset(run, 0, sizeof(*run));
+	ret = dma_bench_parse(run, buf);
+	if (ret) {
+		pr_warn("dma_bench: expected \"key=value ...\": pairs 1..%u, size 1..%lu, bits 20..64, threads 1..%u, dir 0..2, dev <PCI device>\n",
+			DMA_BENCH_MAX_PAIRS, DMA_BENCH_MAX_SIZE,
+			DMA_BENCH_MAX_THREADS);
+	} else {
+		ret = dma_bench_run(run);
+		run->err = ret;
+		run->done = true;
+	}
+	mutex_unlock(&dma_bench_lock);
+	return ret ? ret : len;
+}
+
+/* Nanoseconds per pair, in tenths of a ns, of @ns for @pairs. */
+static u64 dma_bench_dns(u64 ns, u64 pairs)
+{
+	return pairs ? div64_u64(ns * 10, pairs) : 0;
+}
+
+static int dma_bench_show(struct seq_file *m, void *v)
+{
+	struct dma_bench_run *run = &dma_bench;
+	const struct dma_bench_thread *t;
+	u64 first = U64_MAX, last = 0, sum = 0, pairs = 0;
+	unsigned int i;
+	int ret;
+
+	ret = mutex_lock_interruptible(&dma_bench_lock);
+	if (ret)
+		return ret;
+	if (!run->done) {
+		seq_puts(m, "# no run yet: write \"key=value ...\" (pairs size bits threads dir dev)\n");
+		goto out;
+	}
+	for (i = 0; i < run->threads; i++) {
+		t = &run->thr[i];
+		first = min(first, t->start_ns);
+		last = max(last, t->end_ns);
+		sum += dma_bench_dns(t->end_ns - t->start_ns, t->done);
+		pairs += t->done;
+	}
+	seq_printf(m, "dev %s bits %u size %zu dir %u threads %u pairs %llu done %llu error %d",
+		   run->name, run->bits, run->size, run->dir, run->threads,
+		   run->pairs, pairs, run->err);
+	if (!run->err) {
+		sum = div_u64(sum, run->threads);
+		seq_printf(m, " wall_ns %llu", last - first);
+		mask_bench_put_dec1(m, "ns_per_pair", sum);
+	}
+	seq_putc(m, '\n');
+	for (i = 0; i < run->threads && !run->err; i++) {
+		t = &run->thr[i];
+		seq_printf(m, "thread %u ns %llu", i, t->end_ns - t->start_ns);
+		mask_bench_put_dec1(m, "ns_per_pair",
+				    dma_bench_dns(t->end_ns - t->start_ns, t->done));
+		seq_putc(m, '\n');
+	}
+out:
+	mutex_unlock(&dma_bench_lock);
+	return 0;
+}
+
+static int dma_bench_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, dma_bench_show, NULL);
+}
+
+static const struct file_operations dma_bench_fops = {
+	.open = dma_bench_open,
+	.read = seq_read,
+	.write = dma_bench_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 static int __init mask_alloc_bench_init(void)
 {
 	struct dentry *dir = debugfs_lookup("mask_alloc", NULL);
@@ -380,6 +794,7 @@ static int __init mask_alloc_bench_init(void)
 	else
 		dput(dir);	/* the directory lives as long as debugfs */
 	debugfs_create_file("bench", 0600, dir, NULL, &mask_bench_fops);
+	debugfs_create_file("dma_bench", 0600, dir, NULL, &dma_bench_fops);
 	return 0;
 }
 late_initcall_sync(mask_alloc_bench_init);
