@@ -1380,7 +1380,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	harness_reset();
 	harness_verbose = getenv("MASK_FUZZ_VERBOSE");
 	fk_reset();
-	rel_head = rel_tail = 0;
+	rel_head = 0;
+	rel_tail = 0;
 	boot();
 	harness_release_watch = watch_release;
 	check_everything = true;
