@@ -74,7 +74,7 @@ clean:
 distclean:
 	rm -rf build
 
-# checkpatch --strict + kernel-doc on the series and src/; BISECT=1 also
-# builds each commit of the series.
+# The 0-day checks (scripts/check-style): checkpatch --strict, kernel-doc,
+# git am, sparse and W=1 by default; ARCHES=1, DISTRO=1, BISECT=1 on demand.
 check: tree
 	@scripts/check-style

@@ -6,8 +6,7 @@ BUILD=${BUILD:-$ROOT/build}
 TREE=$BUILD/linux              # extracted 6.12 tree, a git repository
 OBJ=${OBJ:-$BUILD/obj}         # out-of-tree kbuild output (O=)
 TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-SRC=$ROOT/src                  # our new files, at kernel-tree paths
-PATCHES=$ROOT/patches          # series + patches to existing files
+PATCHES=$ROOT/patches          # the patch series (git format-patch) + series
 JOBS=${JOBS:-$(nproc)}
 
 # Print a stage banner on stderr so it never mixes with command output.
