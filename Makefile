@@ -1,19 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
 # maskalloc: the maskable DMA allocator for Linux 6.12 LTS.
 #
-#   make run                 build what is missing, boot, run the demo
-#   make run INTERACTIVE=1   ... and give a shell in the guest instead
-#   make test                every test: parser, userspace harness, KUnit
-#   make test PROFILE=debug  the debug profile: KASAN, lockdep, DEBUG_VM,
-#                            DEBUG_PAGEALLOC, PAGE_OWNER, DMA-API debug,
-#                            init_on_free=1; edu, disk, KUnit (12-15 min)
-#   make test PROFILE=distro the distro profile: Debian's amd64 config, -smp 2,
-#                            2 NUMA nodes; edu, disk, stress, mm-stress, KUnit
-#   make bench               benchmarks (scripts/bench/*/run), build/bench/*.json
-#
-# Variables: APPEND="kernel params"  MEM=512M  EXTRA_CONFIG=path/frag.config
-#            JOBS=N  W=1 (extra compiler warnings)  PROFILE=debug|distro
+# `make help` lists the targets and the variables, from the "## " comment
+# of each target and the "#: " lines below: document a new one there.
 
+#: APPEND kernel parameters for make run
+#: MEM guest memory for make run (default 512M)
+#: INTERACTIVE 1: make run gives a shell in the guest
+#: PROFILE make test: normal (default), debug or distro
+#: EXTRA_CONFIG more Kconfig fragments, merged last
+#: JOBS parallel build jobs (default: the number of CPUs)
+#: W 1: extra compiler warnings (W=1)
+#: BENCH_PARTS make bench: the parts to run (default all)
+#: ARCHES 1: make check builds x86_64 on/off, i386, arm64
+#: DISTRO 1: make check builds the touched files with Debian's config
+#: BISECT 1: make check builds and tests every commit (BISECT_FROM=N)
 SHELL := /bin/bash
 export EXTRA_CONFIG JOBS W PROFILE
 MEM ?= 512M
@@ -22,27 +23,30 @@ APPEND ?=
 .PHONY: all run test bench deps tree config kernel initramfs export-patches check \
 	reset-tree check-series clean distclean help
 
-all: kernel
+all: kernel ## build the kernel (same as kernel)
 
-help:
-	@sed -n '2,16p' Makefile | sed 's/^# \{0,1\}//'
+help: ## this list, generated from the Makefile's own comments
+	@echo "Targets:"
+	@sed -n 's/^\([a-z-]*\):.*## \(.*\)/  make \1\t\2/p' $(firstword $(MAKEFILE_LIST)) | expand -t 24
+	@echo "Variables:"
+	@sed -n 's/^#: \([A-Z_]*\) \(.*\)/  \1\t\2/p' $(firstword $(MAKEFILE_LIST)) | expand -t 24
 
-deps:
+deps: ## install the Debian packages the build and tests need (apt)
 	@scripts/ensure-deps
 
-tree: deps
+tree: deps ## build/linux: the pristine 6.12 tree + patches/ as git commits
 	@scripts/prepare-tree
 
-config: tree
+config: tree ## build/obj/.config: tinyconfig + configs/*.config (+ EXTRA_CONFIG)
 	@scripts/configure
 
-kernel: config
+kernel: config ## build build/obj/arch/x86/boot/bzImage
 	@scripts/build-kernel
 
-initramfs: tree
+initramfs: tree ## the busybox initramfs the guests boot
 	@scripts/mkinitramfs
 
-run: kernel initramfs
+run: kernel initramfs ## build what is missing, boot, run the demo (INTERACTIVE=1: a shell)
 ifeq ($(INTERACTIVE),1)
 	@scripts/vm-run --interactive --mem $(MEM) --append "kunit.enable=0 $(APPEND)" \
 		--qemu-args "-device edu"
@@ -51,30 +55,30 @@ else
 		--qemu-args "-device edu" --file scripts/guest/demo.sh -- sh demo.sh
 endif
 
-test: deps
+test: deps ## every test; the last line is "N passed, N failed" (PROFILE=debug|distro)
 	@scripts/run-tests
 
 # Every part under scripts/bench/ in turn (BENCH_PARTS= picks some).
-bench: deps
+bench: deps ## the benchmarks under scripts/bench/ (BENCH_PARTS=...), build/bench/*.json
 	@scripts/bench/run
 
 # Work in build/linux's git history, then bring it back here.
-export-patches:
+export-patches: ## build/linux history -> patches/ (format-patch, cover letter, series)
 	@scripts/export-patches
 
 # Throw away local edits and commits in build/linux and re-apply.
-reset-tree:
+reset-tree: ## throw away local commits and edits in build/linux and re-apply
 	@git -C build/linux checkout -q -f maskalloc 2>/dev/null; \
 	 git -C build/linux reset -q --hard base; rm -f build/tree.stamp; \
 	 scripts/prepare-tree
 
-clean:
+clean: ## remove the kernel objects and test logs (keeps the tree)
 	rm -rf build/obj build/*.stamp build/test build/initramfs.cpio.gz
 
-distclean:
+distclean: ## remove build/ entirely
 	rm -rf build
 
 # The 0-day checks (scripts/check-style): checkpatch --strict, kernel-doc,
 # git am, sparse and W=1 by default; ARCHES=1, DISTRO=1, BISECT=1 on demand.
-check: tree
+check: tree ## checkpatch, kernel-doc, git am, sparse, W=1 (ARCHES=1 DISTRO=1 BISECT=1)
 	@scripts/check-style
