@@ -3,7 +3,7 @@
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
-TREE=$BUILD/linux              # extracted 6.12 tree, a git repository
+TREE=${TREE:-$BUILD/linux}              # extracted 6.12 tree, a git repository
 OBJ=${OBJ:-$BUILD/obj}         # out-of-tree kbuild output (O=)
 TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 PATCHES=$ROOT/patches          # the patch series (git format-patch) + series
