@@ -14,6 +14,139 @@ stage() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 info() { printf '    %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# --- stages: a banner, a log, a heartbeat, a duration --------------------------
+# V=1 (make V=1): a stage streams its output to the terminal as well as to
+# its log, kbuild prints its commands, vm-run streams the guest console.
+verbose() { [[ ${V:-0} =~ ^[1-9][0-9]*$ ]]; }
+# Progress lines go to the stderr the script started with, fd $PFD, so that
+# a redirection around one command (run_stage ... 2>file) does not hide them.
+exec {PFD}>&2
+# With V=1, the outermost script's stderr is MASKALLOC_VFD in every script
+# it runs: vm-run streams the console there even when a test keeps vm-run's
+# stderr in a file.
+if verbose && ! { [[ ${MASKALLOC_VFD:-} =~ ^[0-9]+$ ]] && { true >&"$MASKALLOC_VFD"; } 2>/dev/null; }; then
+	export MASKALLOC_VFD=$PFD
+fi
+_ago() { if (($1 >= 120)); then echo "$(($1 / 60)) min"; else echo "$1 s"; fi; }
+
+# heartbeat_start FILE [LIMIT PGID]: until heartbeat_stop, every
+# $STAGE_HEARTBEAT seconds (60) print "    ... still running, N min, <the
+# last line of FILE>" on fd $PFD (with V=1 only when FILE did not grow
+# meanwhile).  With LIMIT, after LIMIT seconds send TERM to process group
+# PGID, and KILL 30 s later.  The ticker is a subshell without children (it
+# sleeps in read -t) that also ends when the shell that started it is gone.
+heartbeat_start() {
+	local file=$1 limit=${2:-0} pgid=${3:-} parent=$BASHPID
+	(
+		set +eu
+		trap 'exit 0' TERM
+		trap - INT EXIT
+		exec {s}<> <(:)
+		every=${STAGE_HEARTBEAT:-60} t0=$SECONDS next=${STAGE_HEARTBEAT:-60} size=-1 killed=0
+		while kill -0 "$parent" 2>/dev/null; do
+			read -r -t "$((every < 5 ? every : 5))" -u "$s" _
+			el=$((SECONDS - t0))
+			if [[ $limit -gt 0 && -n $pgid && $el -ge $limit ]]; then
+				if [[ $killed == 0 ]]; then
+					printf '    ... still running after %s s, the limit: stopping it (timeout)\n' "$limit" >&"$PFD"
+					kill -TERM -- "-$pgid" 2>/dev/null; killed=$el
+				elif [[ $el -ge $((killed + 30)) ]]; then
+					kill -KILL -- "-$pgid" 2>/dev/null
+				fi
+			fi
+			[[ $el -ge $next ]] || continue
+			next=$((next + every))
+			now=$(stat -c %s "$file" 2>/dev/null)
+			if verbose && [[ $now != "$size" ]]; then size=$now; continue; fi
+			size=$now last=
+			[[ -n $file ]] && last=$(tail -n 1 "$file" 2>/dev/null | tr -d '\r' |
+				sed -e 's/\x1b\[[0-9;]*[A-Za-z]//g' -e 's/^[[:space:]]*//' | cut -c 1-100)
+			printf '    ... still running, %s%s\n' "$(_ago "$el")" "${last:+, $last}" >&"$PFD"
+		done
+	) &
+	HEARTBEAT_PID=$!
+}
+heartbeat_stop() {
+	[[ -n ${HEARTBEAT_PID:-} ]] || return 0
+	kill "$HEARTBEAT_PID" 2>/dev/null || true
+	wait "$HEARTBEAT_PID" 2>/dev/null || true
+	HEARTBEAT_PID=
+}
+
+# run_stage [--log FILE | --watch FILE] [--tee] [--timeout S] WHAT COMMAND...
+# Run COMMAND (a program or a shell function) as a stage: print
+# "==> WHAT (log: FILE)" when it starts, a heartbeat every minute while it
+# runs (see heartbeat_start) and "    WHAT: done in N s" or "    WHAT:
+# FAILED after N s (...), see FILE" when it ends, all on fd $PFD; return
+# COMMAND's exit status.
+#   --log FILE    COMMAND's stdout and stderr go to FILE (truncated first);
+#                 with --tee or V=1 also to fd $PFD as they come
+#   --watch FILE  COMMAND writes FILE itself (a console log); its stdout and
+#                 stderr stay where the caller put them
+#   --timeout S   after S seconds COMMAND's process group gets TERM (KILL
+#                 30 s later): a hang fails the stage, exit status 124
+# COMMAND runs in the background in a process group of its own (killed on
+# INT and TERM, and at the timeout) with the caller's stdin.  set -e holds
+# inside a function COMMAND only when run_stage itself is not called in a
+# condition (if, ||, &&): such functions should check their steps.
+run_stage() {
+	local log= watch= tee= limit=0 what file rc=0 t0=$SECONDS el short
+	while [[ $# -gt 0 ]]; do
+		case $1 in
+		--log) log=$2; shift 2 ;;
+		--watch) watch=$2; shift 2 ;;
+		--tee) tee=1; shift ;;
+		--timeout) limit=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	what=$1 file=${log:-$watch}
+	shift
+	verbose && tee=1
+	printf '\033[1m==> %s\033[0m\n' "$what${file:+ (log: ${file#"$ROOT"/})}" >&"$PFD"
+	if [[ -n $log ]]; then mkdir -p "$(dirname "$log")" && : >"$log" || return 1; fi
+	_stage_traps=$(trap -p INT TERM)
+	trap '_stage_abort INT' INT
+	trap '_stage_abort TERM' TERM
+	set -m	# a process group of its own, to stop all of it
+	if [[ -z $log ]]; then
+		"$@" <&0 &
+	elif [[ -n $tee ]]; then
+		{ "$@" 2>&1 | tee -a "$log" >&"$PFD"; exit "${PIPESTATUS[0]}"; } <&0 &
+	else
+		"$@" >>"$log" 2>&1 <&0 &
+	fi
+	STAGE_PID=$!
+	set +m
+	heartbeat_start "$file" "$limit" "$STAGE_PID"
+	wait "$STAGE_PID" || rc=$?
+	heartbeat_stop
+	trap - INT TERM
+	eval "$_stage_traps"
+	el=$((SECONDS - t0)) short=${what%% (*}
+	if [[ $rc -eq 0 ]]; then
+		printf '    %s: done in %d s\n' "$short" "$el" >&"$PFD"
+	elif [[ $limit -gt 0 && $el -ge $limit ]]; then
+		printf '    %s: FAILED after %d s (timeout: no end after %d s, a hang?)%s\n' \
+			"$short" "$el" "$limit" "${file:+, see ${file#"$ROOT"/}}" >&"$PFD"
+		rc=124
+	else
+		printf '    %s: FAILED after %d s (exit %d)%s\n' "$short" "$el" "$rc" \
+			"${file:+, see ${file#"$ROOT"/}}" >&"$PFD"
+	fi
+	return "$rc"
+}
+# INT or TERM while a stage runs: stop the stage and the ticker, then let
+# the caller's own handling of the signal (or the default) take over.
+_stage_abort() {
+	heartbeat_stop
+	kill -s "$1" -- "-$STAGE_PID" 2>/dev/null || true
+	wait "$STAGE_PID" 2>/dev/null || true
+	trap - INT TERM
+	eval "$_stage_traps"
+	kill -s "$1" "$BASHPID"
+}
+
 # The fragments every test kernel merges on top of tinyconfig, in order.
 TEST_FRAGMENTS="base maskalloc kunit edu iommu"
 
