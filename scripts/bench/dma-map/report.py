@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """Table, plots and JSON for the dma-map part of `make bench` (issue 16).
 
-usage: report.py --json FILE --svg-dir DIR [facts...] SECTION:MODE=OUTPUT...
+usage: report.py --json FILE [facts...] SECTION:MODE=OUTPUT...
+       report.py --replot build/bench/dma-map.json   (redraw the PNG from it)
+
+The PNG (gnuplot, through scripts/bench/plot.py) goes next to the JSON,
+with its name: build/bench/dma-map.png.
 
 SECTION is "nobounce" (no swiotlb=force, 64-bit mask) or "force"
 (swiotlb=force; the 32-bit rows and the low-mask rows).  MODE is "off"
@@ -34,12 +38,15 @@ import os
 import statistics
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import plot  # noqa: E402  scripts/bench/plot.py
+
 PAGE = 4096
 NB_TARGET = 1.02
 FORCE_TARGET = 1.00
 LOW_TARGET = 1.10
 MODES = ('off', 'on', 'nodm')
-COLORS = {'off': '#4c72b0', 'on': '#dd8452', 'nodm': '#55a868'}
+COLORS = {'off': plot.STOCK, 'on': plot.PATCHED, 'nodm': plot.OTHER}
 LABELS = {'off': 'dmatlb=off (stock)', 'on': 'dmatlb=on',
           'nodm': 'kernel without dmatlb'}
 
@@ -259,129 +266,149 @@ def print_table(rows):
               f"{fmt(r.get('spread'), 6, 2)} {r['target']:<27} {r['verdict']}")
 
 
-def esc(s):
-    return (str(s).replace('&', '&amp;').replace('<', '&lt;')
-            .replace('>', '&gt;'))
+def draw(doc, png):
+    """dma-map's PNG from its JSON document: None or what went wrong."""
+    rows = doc['rows']
+    p = doc.get('params', {})
+    tg = p.get('targets', {})
+    nb_t = tg.get('nobounce', NB_TARGET)
+    f_t = tg.get('force', FORCE_TARGET)
+    low_t = tg.get('low_vs_32bit', LOW_TARGET)
+    low_bits = p.get('low_bits')
+    title = (f"dma-map: streaming DMA map+unmap cost, dmatlb=on (patched) against "
+             f"dmatlb=off (stock swiotlb), alternating boots of one kernel\n"
+             f"kernel {doc.get('kernel') or '?'} ({doc.get('tree') or '?'})\n"
+             f"{p.get('dir', '?')}, {p.get('mem', '?')}; boots per mode "
+             f"{', '.join(f'{k} {v}' for k, v in (doc.get('boots_per_mode') or {}).items())}; "
+             f"bars: median over all rounds of all boots of a mode\ntargets: "
+             f"{doc.get('passed', '?')} PASS, {doc.get('failed', '?')} FAIL (red values: "
+             f"missed); host load {doc.get('host_loadavg') or '?'}")
+    fig = plot.Figure(png, title, rows=[[1, 1], [1, 1], [1]], heights=[1, 1, 1.1],
+                      width=1700, height=1750)
 
-
-def bar_svg(path, title, ylabel, groups, modes, ref_line=None):
-    """Grouped bars with min-max whiskers.
-
-    groups: [(label, {mode: (median, min, max) or None})]
-    ref_line: (value, label) drawn across, or None.
-    """
-    bw, gap, left, top, bottom, h = 14, 18, 70, 40, 90, 260
-    width = left + 20 + len(groups) * (len(modes) * bw + gap) + 180
-    vals = [v[2] for _, d in groups for v in d.values() if v]
-    if ref_line:
-        vals.append(ref_line[0])
-    ymax = max(vals) * 1.1 if vals else 1
-    if ref_line and ylabel == 'ratio':
-        ymax = max(ymax, ref_line[0] * 1.15)
-
-    def y(v):
-        return top + h - v / ymax * h
-    o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '
-         f'height="{top + h + bottom}" font-family="sans-serif" '
-         'font-size="11">',
-         f'<rect width="100%" height="100%" fill="white"/>',
-         f'<text x="{left}" y="20" font-size="14">{esc(title)}</text>',
-         f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + h}" '
-         'stroke="black"/>',
-         f'<line x1="{left}" y1="{top + h}" x2="{width - 180}" '
-         f'y2="{top + h}" stroke="black"/>',
-         f'<text x="14" y="{top + h / 2}" transform="rotate(-90 14 '
-         f'{top + h / 2})" text-anchor="middle">{esc(ylabel)}</text>']
-    for i in range(6):
-        v = ymax * i / 5
-        o.append(f'<line x1="{left - 4}" y1="{y(v):.1f}" x2="{left}" '
-                 f'y2="{y(v):.1f}" stroke="black"/>')
-        o.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" '
-                 f'text-anchor="end">{v:.3g}</text>')
-    x = left + 10
-    for label, d in groups:
-        x0 = x
-        for m in modes:
-            v = d.get(m)
-            if v:
-                mv, lo, hi = v
-                o.append(f'<rect x="{x}" y="{y(mv):.1f}" width="{bw - 2}" '
-                         f'height="{top + h - y(mv):.1f}" '
-                         f'fill="{COLORS.get(m, "#999")}">'
-                         f'<title>{esc(m)}: {mv:.4g}</title></rect>')
-                cx = x + (bw - 2) / 2
-                o.append(f'<line x1="{cx}" y1="{y(lo):.1f}" x2="{cx}" '
-                         f'y2="{y(hi):.1f}" stroke="black"/>')
-            x += bw
-        cx = (x0 + x) / 2
-        o.append(f'<text x="{cx}" y="{top + h + 12}" text-anchor="end" '
-                 f'transform="rotate(-45 {cx} {top + h + 12})">'
-                 f'{esc(label)}</text>')
-        x += gap
-    if ref_line:
-        o.append(f'<line x1="{left}" y1="{y(ref_line[0]):.1f}" '
-                 f'x2="{width - 180}" y2="{y(ref_line[0]):.1f}" '
-                 'stroke="red" stroke-dasharray="4 3"/>')
-        o.append(f'<text x="{width - 176}" y="{y(ref_line[0]) + 4:.1f}" '
-                 f'fill="red">{esc(ref_line[1])}</text>')
-    for i, m in enumerate(modes):
-        ly = top + 10 + i * 16
-        o.append(f'<rect x="{width - 170}" y="{ly - 9}" width="10" '
-                 f'height="10" fill="{COLORS.get(m, "#999")}"/>')
-        o.append(f'<text x="{width - 155}" y="{ly}">{esc(LABELS.get(m, m))}'
-                 '</text>')
-    o.append('</svg>')
-    with open(path, 'w', encoding='utf-8') as f:
-        f.write('\n'.join(o) + '\n')
-
-
-def plots(rows, svg_dir):
     def stat(r, m):
         xs = r.get(f'{m}_samples')
-        return (r[m], min(xs), max(xs)) if xs and r.get(m) else None
+        if r.get(f'{m}_runs') and r.get(f'{m}_fails') == r[f'{m}_runs']:
+            return 'fails'
+        if r.get(m) is None:
+            return None
+        return (r[m], min(xs), max(xs)) if xs and len(xs) > 1 else r[m]
 
-    def label(r):
-        return (f"{r['bits']}b {size_label(r['size'])} {r['threads']}t"
-                + ('' if r['op'] == 'map+unmap' else f" {r['op']}"))
-    written = []
-    nb = [r for r in rows if r['section'] == 'nobounce' and
-          r['tool'] == 'dma_bench']
-    if nb:
-        p = os.path.join(svg_dir, 'dma-map-nobounce.svg')
-        bar_svg(p, 'no bounce, 64-bit mask: ns per dma_map_page+unmap pair '
-                '(median, min-max of rounds)', 'ns per pair',
-                [(label(r), {m: stat(r, m) for m in MODES}) for r in nb],
-                MODES)
-        written.append(p)
-    fr = [r for r in rows if r['section'] in ('force', 'low')]
-    if fr:
-        p = os.path.join(svg_dir, 'dma-map-force.svg')
-        bar_svg(p, 'swiotlb=force: dma_map_benchmark latency (median, '
-                'min-max); a missing bar is a mode that failed', 'us',
-                [(label(r), {m: stat(r, m) for m in ('off', 'on')})
-                 for r in fr], ('off', 'on'))
-        written.append(p)
-    rr = [r for r in rows if r.get('on_off') is not None]
-    if rr:
-        p = os.path.join(svg_dir, 'dma-map-ratios.svg')
+    def thr(t):
+        return f"{t} thread{'s' if t > 1 else ''}"
+
+    # nobounce: the ns instrument, each mode, and the ratios to the target
+    nb = [r for r in rows if r['section'] == 'nobounce' and r['tool'] == 'dma_bench']
+    nb_series = [(m, LABELS[m], COLORS[m]) for m in MODES]
+    fig.bars(f"no bounce (64-bit mask, no swiotlb=force, -smp {p.get('nobounce_smp', '?')}): "
+             f"one dma_map_page+unmap pair (mask_alloc/dma_bench)",
+             'ns per map+unmap pair', [(f"{size_label(r['size'])}\n{thr(r['threads'])}",
+                                        {m: stat(r, m) for m in MODES}) for r in nb],
+             nb_series, fmt='%.1f', rotate=False)
+
+    def ratio_whisker(r, k, res):
+        v = r.get(k)
+        if v is None:
+            return None
+        e = r.get(res)
+        return (v, v * (1 - e), v * (1 + e)) if e else v
+    bad = {}
+    for gi, r in enumerate(nb):
+        for k in ('on_off', 'on_nodm'):
+            if r.get(k) is not None and r[k] > nb_t:
+                bad[(gi, k)] = plot.TARGET
+    fig.bars('no bounce: dmatlb=on over dmatlb=off and over a kernel without dmatlb '
+             '(above 1: dmatlb is slower)', 'ratio of medians',
+             [(f"{size_label(r['size'])}\n{thr(r['threads'])}",
+               {'on_off': ratio_whisker(r, 'on_off', 'on_off_resolution'),
+                'on_nodm': ratio_whisker(r, 'on_nodm', 'on_nodm_resolution')})
+              for r in nb],
+             [('on_off', 'dmatlb=on / dmatlb=off', COLORS['on']),
+              ('on_nodm', 'dmatlb=on / kernel without dmatlb', COLORS['nodm'])],
+             base=1.0, fmt='%.3f', rotate=False,
+             targets=[(nb_t, f'target <= {nb_t:.2f}', plot.TARGET)],
+             whisker_title='± standard error of the ratio', label_colours=bad)
+
+    # force and low: dma_map_benchmark latency, map and unmap
+    fr = {(r['section'], r['size'], r['threads'], r['op']): r for r in rows
+          if r['section'] in ('force', 'low')}
+    keys = sorted({(sz, t) for (_, sz, t, _) in fr})
+    fbits = p.get('force_bits', 32)
+    for op in ('map', 'unmap'):
         groups = []
-        for r in rr:
-            d = {'on': (r['on_off'], r['on_off'], r['on_off'])}
-            if r.get('on_nodm') is not None:
-                d['nodm'] = (r['on_nodm'], r['on_nodm'], r['on_nodm'])
-            groups.append((f"{r['section']} {label(r)}"
-                           + (' ns' if r['tool'] == 'dma_bench' else ''), d))
-        bar_svg(p, 'ratios: dmatlb=on / dmatlb=off (orange), dmatlb=on / '
-                'kernel without dmatlb (green)', 'ratio', groups,
-                ('on', 'nodm'), ref_line=(1.0, 'ratio 1.0'))
-        written.append(p)
-    return written
+        for sz, t in keys:
+            d = {}
+            r = fr.get(('force', sz, t, op))
+            if r:
+                d['off'], d['on'] = stat(r, 'off'), stat(r, 'on')
+            r = fr.get(('low', sz, t, op))
+            if r:
+                d['low_off'], d['low_on'] = stat(r, 'off'), stat(r, 'on')
+            groups.append((f'{size_label(sz)}\n{thr(t)}', d))
+        if not groups:
+            continue
+        series = [('off', f'{fbits}-bit mask, dmatlb=off (stock)', COLORS['off']),
+                  ('on', f'{fbits}-bit mask, dmatlb=on', COLORS['on'])]
+        if low_bits and any('low_on' in d for _, d in groups):
+            series += [('low_off', f'{low_bits}-bit mask, dmatlb=off ("fails": every map failed)',
+                        '#666666'),
+                       ('low_on', f'{low_bits}-bit mask, dmatlb=on', '#a6520e')]
+        fig.bars(f"swiotlb=force (every map bounces), -smp {p.get('smp', '?')}: "
+                 f"dma_map_benchmark {op} latency (log scale)",
+                 f'us per {op} (median)', groups, series, base=1, logy=True,
+                 fmt='%.1f', key='above horizontal maxcols 3')
+
+    # force and low: the ratios against their targets
+    groups, bad = [], {}
+    for op in ('map', 'unmap'):
+        for sz, t in keys:
+            d = {}
+            r = fr.get(('force', sz, t, op))
+            if r and r.get('on_off') is not None:
+                d['on_off'] = r['on_off']
+                if r['verdict'] == 'FAIL':
+                    bad[(len(groups), 'on_off')] = plot.TARGET
+            r = fr.get(('low', sz, t, op))
+            if r and r.get('on_ref32') is not None:
+                d['on_ref32'] = r['on_ref32']
+                if r['verdict'] == 'FAIL':
+                    bad[(len(groups), 'on_ref32')] = plot.TARGET
+            groups.append((f'{size_label(sz)}\n{t} thr', d))
+    if groups:
+        n = len(keys)
+        series = [('on_off', f'{fbits}-bit: dmatlb=on / dmatlb=off (target <= {f_t:.2f})',
+                   COLORS['on'])]
+        targets = [(f_t, f'target on/off <= {f_t:.2f}', plot.TARGET)]
+        if low_bits and any('on_ref32' in d for _, d in groups):
+            series.append(('on_ref32', f'{low_bits}-bit dmatlb=on / {fbits}-bit dmatlb=on '
+                           f'(target <= {low_t:.2f}; stock fails every {low_bits}-bit map)',
+                           '#a6520e'))
+            targets.append((low_t, f'target {low_bits}/{fbits}-bit <= {low_t:.2f}', '#7b3294'))
+        fig.bars('swiotlb=force: the ratios of medians against their targets (above 1: '
+                 'dmatlb slower)', 'ratio', groups, series, base=1.0, fmt='%.3f',
+                 targets=targets, label_colours=bad,
+                 sections=[('map', 0, n - 1), ('unmap', n, 2 * n - 1)])
+    return fig.render()
+
+
+def replot(path):
+    with open(path, encoding='utf-8') as f:
+        doc = json.load(f)
+    png = plot.png_for(path)
+    err = draw(doc, png)
+    if err:
+        print(f'dma-map: {path}: {err}', file=sys.stderr)
+        return 1
+    plot.add_plots(path, doc, [png])
+    print(f'plot: {png}')
+    return 0
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--json', required=True)
-    ap.add_argument('--svg-dir')
+    ap.add_argument('--replot', metavar='JSON',
+                    help='only redraw the PNG from this JSON (written next to it)')
+    ap.add_argument('--json')
     ap.add_argument('--seconds', type=int)
     ap.add_argument('--reps', type=int)
     ap.add_argument('--knob-rounds', type=int)
@@ -396,8 +423,12 @@ def main():
     ap.add_argument('--loadavg')
     ap.add_argument('--kernel')
     ap.add_argument('--tree')
-    ap.add_argument('runs', nargs='+', help='SECTION:MODE=FILE')
+    ap.add_argument('runs', nargs='*', help='SECTION:MODE=FILE')
     a = ap.parse_args()
+    if a.replot:
+        return replot(a.replot)
+    if not (a.json and a.runs):
+        ap.error('--json and SECTION:MODE=FILE runs are needed (or --replot JSON)')
 
     data, boots = {}, []
     for i, r in enumerate(a.runs):
@@ -465,7 +496,6 @@ def main():
     nfail = sum(r['verdict'] == 'FAIL' for r in rows)
     print(f'targets: {npass} PASS, {nfail} FAIL')
 
-    written = plots(rows, a.svg_dir) if a.svg_dir else []
     doc = {
         'benchmark': 'dma-map',
         'params': {'dir': dirs.get(a.dir, a.dir), 'force_bits': a.bits,
@@ -484,14 +514,19 @@ def main():
         'boots': boots,
         'raw': {f'{s}:{m}': {k: d[k] for k in ('samples', 'fails', 'knobs')}
                 for (s, m), d in sorted(data.items())},
-        'plots': [os.path.basename(p) for p in written],
     }
+    png = plot.png_for(a.json)
+    err = draw(doc, png)
+    doc['plots'] = [] if err else [os.path.basename(png)]
     with open(a.json, 'w', encoding='utf-8') as out:
         json.dump(doc, out, indent=1)
         out.write('\n')
     print(f'JSON: {a.json}')
-    for p in written:
-        print(f'plot: {p}')
+    if err:
+        print(f'dma-map: no plot: {err} (redraw: {sys.argv[0]} --replot {a.json})',
+              file=sys.stderr)
+        return 1
+    print(f'plot: {png}')
     return 0
 
 

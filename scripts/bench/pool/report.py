@@ -3,6 +3,10 @@
 """Table and JSON for the pool part of `make bench`.
 
 usage: report.py --json FILE [facts...] GUEST_OUTPUT...
+       report.py --replot build/bench/pool.json   (redraw the PNG from it)
+
+The PNG (gnuplot, through scripts/bench/plot.py) goes next to the JSON,
+with its name: build/bench/pool.png.
 
 Each guest output (one per boot, from scripts/bench/pool/guest.sh) holds
 "key: value" facts and the lines of /sys/kernel/debug/mask_alloc/bench of
@@ -19,7 +23,11 @@ run, and the spread (max/min) of all the runs' ratios.
 """
 import argparse
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import plot  # noqa: E402  scripts/bench/plot.py
 
 PAGE = 4096
 PATHS = {
@@ -57,9 +65,90 @@ def size_label(n):
     return f'{n // 1024} KiB' if n % 1024 == 0 else f'{n} B'
 
 
+# the plot's series: path, legend, colour
+SERIES = [
+    ('alloc_pages', 'alloc_pages + __free_pages (stock page allocator)', plot.STOCK),
+    ('pool24', 'the pool alone, below 2^24', '#e6550d'),
+    ('pool32', 'the pool alone, below 2^32', '#fdae6b'),
+    ('api24', 'alloc_pages_mask, 24-bit mask', '#31a354'),
+    ('api32', 'alloc_pages_mask, 32-bit mask', '#a1d99b'),
+]
+
+
+def draw(doc, png):
+    """pool's PNG from its JSON document: None or what went wrong."""
+    rows = doc['rows']
+    p = doc.get('params', {})
+    f0 = doc['boots'][0]['facts'] if doc.get('boots') else {}
+    runs = [(b, run) for b in doc.get('boots', []) for run in b['runs']]
+    hdr0 = runs[0][1]['header'] if runs else {}
+    # every run's value, for the whiskers (min-max over the runs)
+    every = {}
+    for _, run in runs:
+        for r in run['rows']:
+            every.setdefault((r['path'], r['pages']), []).append(r)
+    pool_mib = int(f0.get('pool_before_pool_bytes', 0) or 0) >> 20
+    title = (f"pool: the mask pool's allocate+free against alloc_pages() + __free_pages() "
+             f"of the same size, in one boot (mm/mask_alloc_bench.c)\n"
+             f"kernel {f0.get('kernel', '?')}, {p.get('mem', '?')}, {f0.get('cpus', '?')} CPU, "
+             f"{p.get('append') or 'default pool'} (pool {f0.get('pool_before_lowest_addr', '?')}"
+             f"-{f0.get('pool_before_highest_addr', '?')}, {pool_mib} MiB), clocksource "
+             f"{f0.get('clocksource', '?')} (step {hdr0.get('clock_ns', '?')} ns)\n"
+             f"each bar: median of {p.get('rounds', '?')} rounds x {p.get('iterations', '?')} "
+             f"pairs, from the run with the median ratio of {len(runs)} run(s); whiskers: "
+             f"min-max over the runs; host load {doc.get('host_loadavg', '?')}")
+    sizes = sorted({r['pages'] for r in rows})
+    by = {(r['path'], r['pages']): r for r in rows}
+    present = [s for s in SERIES if any((s[0], n) in by for n in sizes)]
+
+    def legend(k, t):
+        z = sum(r['zones'] for r in rows if r['path'] == k)
+        return f'{t} (zones served {z})' if z else t
+
+    def val(k, n, key):
+        r = by.get((k, n))
+        if r is None:
+            return None
+        xs = [x[key] for x in every.get((k, n), []) if key in x]
+        return (r[key], min(xs), max(xs)) if len(xs) > 1 else r[key]
+
+    fig = plot.Figure(png, title, rows=[[1], [1]], heights=[1, 1], width=1600, height=1150)
+    fig.bars('time per allocate+free pair, by size',
+             'ns per allocate+free pair (median)',
+             [(plot.size_label(n * 4096) + f'\n{n} page' + ('s' if n > 1 else ''),
+               {k: val(k, n, 'ns') for k, _, _ in present}) for n in sizes],
+             [(k, legend(k, t), c) for k, t, c in present], fmt='%.0f',
+             whisker_title='min-max of the runs', key='above horizontal maxcols 3')
+    rs = [s for s in present if s[0] != 'alloc_pages']
+    fig.bars('ratio to alloc_pages of the same run (log scale; 1 = as fast as alloc_pages, '
+             'above 1: slower)', 'path ns / alloc_pages ns',
+             [(plot.size_label(n * 4096), {k: val(k, n, 'ratio') for k, _, _ in rs})
+              for n in sizes],
+             [(k, legend(k, t), c) for k, t, c in rs], base=1.0, logy=True, fmt='%.2f',
+             targets=[(1.0, 'alloc_pages (ratio 1)', plot.STOCK)],
+             whisker_title='min-max of the runs',
+             key='above horizontal maxcols 3')
+    return fig.render()
+
+
+def replot(path):
+    with open(path, encoding='utf-8') as f:
+        doc = json.load(f)
+    png = plot.png_for(path)
+    err = draw(doc, png)
+    if err:
+        print(f'pool: {path}: {err}', file=sys.stderr)
+        return 1
+    plot.add_plots(path, doc, [png])
+    print(f'plot: {png}')
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--json', required=True)
+    ap.add_argument('--replot', metavar='JSON',
+                    help='only redraw the PNG from this JSON (written next to it)')
+    ap.add_argument('--json')
     ap.add_argument('--iters', type=int)
     ap.add_argument('--rounds', type=int)
     ap.add_argument('--mem')
@@ -68,8 +157,12 @@ def main():
     ap.add_argument('--elapsed', type=int)
     ap.add_argument('--loadavg')
     ap.add_argument('--loadavg-after')
-    ap.add_argument('outputs', nargs='+')
+    ap.add_argument('outputs', nargs='*')
     a = ap.parse_args()
+    if a.replot:
+        return replot(a.replot)
+    if not (a.json and a.outputs):
+        ap.error('--json and the guest outputs are needed (or --replot JSON)')
 
     boots, samples = [], []
     for boot, path in enumerate(a.outputs, 1):
@@ -157,10 +250,18 @@ def main():
         'rows': rows,
         'boots': boots,
     }
+    png = plot.png_for(a.json)
+    err = draw(doc, png)
+    doc['plots'] = [] if err else [os.path.basename(png)]
     with open(a.json, 'w', encoding='utf-8') as out:
         json.dump(doc, out, indent=1)
         out.write('\n')
     print(f'\nJSON: {a.json}')
+    if err:
+        print(f'pool: no plot: {err} (redraw: {sys.argv[0]} --replot {a.json})',
+              file=sys.stderr)
+        return 1
+    print(f'plot: {png}')
     return 0
 
 
