@@ -11,12 +11,13 @@
 #: EXTRA_CONFIG more Kconfig fragments, merged last
 #: JOBS parallel build jobs (default: the number of CPUs)
 #: W 1: extra compiler warnings (W=1)
+#: V 1: stages stream their output and kbuild its commands, vm-run the console
 #: BENCH_PARTS make bench: the parts to run (default all)
 #: ARCHES 1: make check builds x86_64 on/off, i386, arm64
 #: DISTRO 1: make check builds the touched files with Debian's config
 #: BISECT 1: make check builds and tests every commit (BISECT_FROM=N)
 SHELL := /bin/bash
-export EXTRA_CONFIG JOBS W PROFILE
+export EXTRA_CONFIG JOBS W V PROFILE
 MEM ?= 512M
 APPEND ?=
 
