@@ -29,14 +29,15 @@ if verbose && ! { [[ ${MASKALLOC_VFD:-} =~ ^[0-9]+$ ]] && { true >&"$MASKALLOC_V
 fi
 _ago() { if (($1 >= 120)); then echo "$(($1 / 60)) min"; else echo "$1 s"; fi; }
 
-# heartbeat_start FILE [LIMIT PGID]: until heartbeat_stop, every
+# heartbeat_start FILE [LIMIT PGID [SILENT]]: until heartbeat_stop, every
 # $STAGE_HEARTBEAT seconds (60) print "    ... still running, N min, <the
-# last line of FILE>" on fd $PFD (with V=1 only when FILE did not grow
-# meanwhile).  With LIMIT, after LIMIT seconds send TERM to process group
+# last line of FILE>" on fd $PFD (with SILENT=1, as when the output is
+# streamed, only when FILE did not grow meanwhile).  With LIMIT, after
+# LIMIT seconds send TERM to process group
 # PGID, and KILL 30 s later.  The ticker is a subshell without children (it
 # sleeps in read -t) that also ends when the shell that started it is gone.
 heartbeat_start() {
-	local file=$1 limit=${2:-0} pgid=${3:-} parent=$BASHPID
+	local file=$1 limit=${2:-0} pgid=${3:-} silent=${4:-} parent=$BASHPID
 	(
 		set +eu
 		trap 'exit 0' TERM
@@ -57,7 +58,7 @@ heartbeat_start() {
 			[[ $el -ge $next ]] || continue
 			next=$((next + every))
 			now=$(stat -c %s "$file" 2>/dev/null)
-			if verbose && [[ $now != "$size" ]]; then size=$now; continue; fi
+			if [[ -n $silent && $now != "$size" ]]; then size=$now; continue; fi
 			size=$now last=
 			[[ -n $file ]] && last=$(tail -n 1 "$file" 2>/dev/null | tr -d '\r' |
 				sed -e 's/\x1b\[[0-9;]*[A-Za-z]//g' -e 's/^[[:space:]]*//' | cut -c 1-100)
@@ -80,7 +81,8 @@ heartbeat_stop() {
 # FAILED after N s (...), see FILE" when it ends, all on fd $PFD; return
 # COMMAND's exit status.
 #   --log FILE    COMMAND's stdout and stderr go to FILE (truncated first);
-#                 with --tee or V=1 also to fd $PFD as they come
+#                 with V=1 also to fd $PFD as they come
+#   --tee         with --log: also to run_stage's stdout as they come
 #   --watch FILE  COMMAND writes FILE itself (a console log); its stdout and
 #                 stderr stay where the caller put them
 #   --timeout S   after S seconds COMMAND's process group gets TERM (KILL
@@ -90,7 +92,7 @@ heartbeat_stop() {
 # inside a function COMMAND only when run_stage itself is not called in a
 # condition (if, ||, &&): such functions should check their steps.
 run_stage() {
-	local log= watch= tee= limit=0 what file rc=0 t0=$SECONDS el short
+	local log= watch= tee= limit=0 what file rc=0 t0=$SECONDS el short to=1
 	while [[ $# -gt 0 ]]; do
 		case $1 in
 		--log) log=$2; shift 2 ;;
@@ -102,7 +104,7 @@ run_stage() {
 	done
 	what=$1 file=${log:-$watch}
 	shift
-	verbose && tee=1
+	verbose && [[ -z $tee ]] && tee=1 to=$PFD
 	printf '\033[1m==> %s\033[0m\n' "$what${file:+ (log: ${file#"$ROOT"/})}" >&"$PFD"
 	if [[ -n $log ]]; then mkdir -p "$(dirname "$log")" && : >"$log" || return 1; fi
 	_stage_traps=$(trap -p INT TERM)
@@ -112,13 +114,13 @@ run_stage() {
 	if [[ -z $log ]]; then
 		"$@" <&0 &
 	elif [[ -n $tee ]]; then
-		{ "$@" 2>&1 | tee -a "$log" >&"$PFD"; exit "${PIPESTATUS[0]}"; } <&0 &
+		{ "$@" 2>&1 | tee -a "$log" >&"$to"; exit "${PIPESTATUS[0]}"; } <&0 &
 	else
 		"$@" >>"$log" 2>&1 <&0 &
 	fi
 	STAGE_PID=$!
 	set +m
-	heartbeat_start "$file" "$limit" "$STAGE_PID"
+	heartbeat_start "$file" "$limit" "$STAGE_PID" "$tee"
 	wait "$STAGE_PID" || rc=$?
 	heartbeat_stop
 	trap - INT TERM
