@@ -8,6 +8,7 @@
 #: MEM guest memory for make run (default 512M)
 #: INTERACTIVE 1: make run gives a shell in the guest
 #: PROFILE make test: normal (default), debug or distro
+#: TEST_TIMEOUT make test: seconds before a test counts as hung (default 900)
 #: EXTRA_CONFIG more Kconfig fragments, merged last
 #: JOBS parallel build jobs (default: the number of CPUs)
 #: W 1: extra compiler warnings (W=1)
