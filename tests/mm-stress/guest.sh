@@ -268,8 +268,8 @@ done
 compact_loop >compact.out 2>&1 &
 thp_loop >thp.loop 2>&1 &
 if [ -n "${STRESS:-}" ]; then
-	tmo=$(cat $ma/timeout_ms)
-	echo "${STRESS_TIMEOUT_MS:-200}" >$ma/timeout_ms
+	tmo=$(cat /proc/sys/vm/mask_alloc_timeout_ms)
+	echo "${STRESS_TIMEOUT_MS:-200}" >/proc/sys/vm/mask_alloc_timeout_ms
 	(echo "$STRESS" >$ma/stress; echo $? >stress.st) &
 fi
 brk warn && echo "WARNING: CPU: 0 PID: 1 at tests/mm-stress MM_BREAK=warn" >/dev/kmsg
@@ -303,7 +303,7 @@ touch stop
 wait
 t1=$(now_ms)
 echo "R busy_ms $((t1 - t0))"
-[ -n "${STRESS:-}" ] && echo "$tmo" >$ma/timeout_ms
+[ -n "${STRESS:-}" ] && echo "$tmo" >/proc/sys/vm/mask_alloc_timeout_ms
 
 cat compact.out thp.loop
 cr=$(awk '$2 == "compact" { print $4 }' compact.out)

@@ -7,7 +7,7 @@
 # Environment:
 #   STRESS="THREADS SECONDS [SEED]"  run the pool stress
 #            (/sys/kernel/debug/mask_alloc/stress) while the disks are busy
-#   STRESS_TIMEOUT_MS  mask_alloc/timeout_ms during the stress (200)
+#   STRESS_TIMEOUT_MS  vm.mask_alloc_timeout_ms during the stress (200)
 #   SOAK=SECONDS   keep the disks busy this long (after the stress, if any)
 #   FAIL=1         fail_mask_alloc on bounce allocations only, 1 %, every
 #                  request, no limit (bounce-only=Y probability=1
@@ -176,11 +176,11 @@ for spec in $devs; do
 done
 if [ -n "${STRESS:-}" ]; then
 	# GFP_KERNEL requests of the stress wait this long at most
-	tmo=$(cat $ma/timeout_ms)
-	echo "${STRESS_TIMEOUT_MS:-200}" >$ma/timeout_ms
+	tmo=$(cat /proc/sys/vm/mask_alloc_timeout_ms)
+	echo "${STRESS_TIMEOUT_MS:-200}" >/proc/sys/vm/mask_alloc_timeout_ms
 	echo "$STRESS" >$ma/stress
 	st=$?
-	echo "$tmo" >$ma/timeout_ms
+	echo "$tmo" >/proc/sys/vm/mask_alloc_timeout_ms
 	sed 's/^/R stress_/' $ma/stress
 	res=$(awk '$1 == "result" { print $2 }' $ma/stress)
 	check "stress \"$STRESS\" ran (write status $st), result ${res:-none}" \
@@ -232,8 +232,8 @@ whole busy
 
 # --- exhaustion and recovery ----------------------------------------------
 if [ "${EXHAUST:-}" = 1 ]; then
-	tmo=$(cat $ma/timeout_ms)
-	echo 0 >$ma/timeout_ms
+	tmo=$(cat /proc/sys/vm/mask_alloc_timeout_ms)
+	echo 0 >/proc/sys/vm/mask_alloc_timeout_ms
 	fill() {
 		for sz in 1048576 65536 4096; do
 			while echo "$sz 0xffffffff" >$ma/alloc 2>/dev/null; do :; done
@@ -245,8 +245,8 @@ if [ "${EXHAUST:-}" = 1 ]; then
 	check "exhaust: __GFP_NOWARN failures logged nothing ($(($(warns) - warns_0)) messages)" \
 		"$(yes [ "$(warns)" = "$warns_0" ])"
 
-	# a sleeping allocation times out after timeout_ms
-	echo 500 >$ma/timeout_ms
+	# a sleeping allocation times out after vm.mask_alloc_timeout_ms
+	echo 500 >/proc/sys/vm/mask_alloc_timeout_ms
 	w0=$(vm mask_wait) a=$(now_ms)
 	echo "4096 0xffffffff" >$ma/alloc 2>/dev/null
 	st=$? b=$(now_ms)
@@ -255,7 +255,7 @@ if [ "${EXHAUST:-}" = 1 ]; then
 		"$(if [ $st != 0 ] && [ $((b - a)) -ge 480 ] && [ $((b - a)) -lt 3000 ]; then echo 1; else echo 0; fi)"
 
 	# a waiter is woken by a free and succeeds
-	echo 30000 >$ma/timeout_ms
+	echo 30000 >/proc/sys/vm/mask_alloc_timeout_ms
 	(a=$(now_ms); echo "8192 0xffffffff" >$ma/alloc 2>/dev/null; echo "$? $(($(now_ms) - a))" >waiter) &
 	sleep 2
 	w=$(awk 'NR == 1 { print $1 }' $ma/allocations)
@@ -270,7 +270,7 @@ if [ "${EXHAUST:-}" = 1 ]; then
 	# it before, so bouncing goes on in them; a growth may fail (counted in
 	# grow_failed), a mapping may fail if every pool is full, but data is
 	# never wrong.
-	echo 0 >$ma/timeout_ms
+	echo 0 >/proc/sys/vm/mask_alloc_timeout_ms
 	fill
 	check "exhaust: pool full again (free_bytes $(sv free_bytes))" "$(yes [ "$(sv free_bytes)" = 0 ])"
 	g0=$(bv grow_failed)
@@ -302,7 +302,7 @@ if [ "${EXHAUST:-}" = 1 ]; then
 	done
 	echo "R full_pool_grow_failed $(($(bv grow_failed) - g0))"
 	echo all >$ma/free
-	echo "$tmo" >$ma/timeout_ms
+	echo "$tmo" >/proc/sys/vm/mask_alloc_timeout_ms
 	wait
 	for spec in $devs; do
 		name=${spec%%:*} rest=${spec#*:}
