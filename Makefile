@@ -23,7 +23,7 @@ MEM ?= 512M
 APPEND ?=
 
 .PHONY: all run test bench deps tree config kernel initramfs export-patches check \
-	reset-tree check-series clean distclean help
+	reset-tree clean distclean help
 
 all: kernel ## build the kernel (same as kernel)
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """make bench, part "alloc": read the harness benchmark's JSON and, if
-given, the callgrind pass; print the table and the goals of issue 6;
+given, the callgrind pass; print the table and the goals of the pool search;
 write one JSON and a PNG plot (gnuplot, through scripts/bench/plot.py).
 
 usage: report.py --json FILE --png FILE [facts...] TIMING_JSON
@@ -121,9 +121,9 @@ def draw(doc, png):
              sections=[(size_name(m), i * len(fills), i * len(fills) + len(fills) - 1)
                        for i, m in enumerate(sizes)])
 
-    # the goals of issue 6, each against its own target
+    # the goals of the pool search, each against its own target
     goals = [g for g in doc.get("goals", []) if g.get("value") is not None]
-    c = ["set title 'goals of issue 6: value (bar) against its target (red tick)' font ',11'",
+    c = ["set title 'goals of the pool search: value (bar) against its target (red tick)' font ',11'",
          "set logscale x", "set xlabel 'ratio (log scale)'", "unset key",
          "set grid xtics lc rgb '#dddddd'", "set lmargin 52", "set border 1",
          "set ytics scale 0 font ',9' ("

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Table, plots and JSON for the dma-map part of `make bench` (issue 16).
+"""Table, plots and JSON for the dma-map part of `make bench`.
 
 usage: report.py --json FILE [facts...] SECTION:MODE=OUTPUT...
        report.py --replot build/bench/dma-map.json   (redraw the PNG from it)
