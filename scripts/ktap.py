@@ -2,16 +2,41 @@
 # SPDX-License-Identifier: GPL-2.0
 """Read what a booted kernel printed on its serial console.
 
-  ktap.py scan  LOG [--allow-warning RE]...   kernel problems (panic, Oops,
-                                              BUG, unexpected WARNING, KASAN,
-                                              lockdep, bad page, DMA-API)
-  ktap.py parse LOG [--results FILE]          KUnit KTAP results
+  ktap.py scan  LOG [--allow-warning RE]... [--vmlinux F]
+                    kernel problems (panic, Oops, BUG, unexpected WARNING,
+                    KASAN, lockdep, bad page, DMA-API)
+  ktap.py parse LOG [--results FILE] [--vmlinux F] [--tree DIR] [--verbose]
+                    KUnit results
 
-`parse` fails (exit 1) on a kernel crash, a missing KTAP header or plan, a
-suite or case that never finished, a plan that does not match the results,
-zero test cases, or any "not ok".  It prints one line per suite.  With
---results it appends "kunit:<suite> <passed> <failed> <skipped>" records
-for scripts/run-tests.
+`parse` reads the KTAP output with the kernel's own parser
+(DIR/tools/testing/kunit/kunit_parser.py, as `kunit.py parse` does; DIR is
+--tree, else $TREE, else build/linux next to this script).  It prints one
+line per suite and, for every failing case, its name (suite.case, or
+suite.case.param) and its diagnostic lines (the EXPECTATION FAILED lines,
+and whatever the kernel printed while the case ran).  A skipped case counts
+as skipped, never as passed.  --verbose also prints the kernel parser's own
+report.
+
+On top of the kernel parser, stricter checks: `parse` also fails (exit 1) on
+a kernel crash or debug checker report anywhere in the log (after the last
+result too), a missing KTAP header or plan (top level and suites; only
+parameterised cases may go without one), a suite or case that never
+finished, a plan that does not match the results, zero test cases, or any
+"not ok".  With --results it appends "kunit:<suite> <passed> <failed>
+<skipped>" records for scripts/run-tests (cases that never ran count as
+failed), and "kunit:<log> 0 <errors> 0" when any of the checks failed.
+
+A kernel report with a call trace (the lines from "BUG:", "Oops:",
+"WARNING:", "Kernel panic" ... to "---[ end ...") is shown after the
+verdict, passed through DIR/scripts/decode_stacktrace.sh with --vmlinux
+(the booted kernel's vmlinux); without --vmlinux, or when decoding fails,
+the raw lines are shown.  The test kernels have CONFIG_KALLSYMS
+(configs/base.config), so a trace names symbol+offset and the decoder
+disassembles the "Code:" line; file:line needs debug info as well, which
+the test kernels leave out (DWARF5 costs about +12% CPU time to build and
++470 MB per object directory, and the distro profile turns it off): build
+with a fragment holding CONFIG_DEBUG_INFO_DWARF5=y in EXTRA_CONFIG to get
+it.  A scan with --vmlinux shows the reports in the same way.
 
 A test declares that it provokes a warning on purpose by printing, before
 it does so, a console line containing
@@ -21,8 +46,14 @@ The same can be passed from the host with --allow-warning <regex>.  The
 debugging checkers' reports (REPORTS) are never excused that way.
 """
 import argparse
+import io
+import os
 import re
+import subprocess
 import sys
+import textwrap
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 TIMESTAMP = re.compile(r'^\[\s*\d+\.\d+\]\s?')
 EXPECT_DECL = re.compile(r'vm-run: expect-warning: (.*?)\s*$')
@@ -98,153 +129,305 @@ def scan(text, allowed=()):
     return found
 
 
-RESULT = re.compile(r'^(ok|not ok) (\d+)(?: (?:- )?([^#]*?))?\s*(?:#\s*(\S+)\s*(.*))?$')
-PLAN = re.compile(r'^1\.\.(\d+)')
-HEADER = re.compile(r'^(?:KTAP version \d+|TAP version \d+)$')
-SUBTEST = re.compile(r'^# Subtest: (.*)$')
+# --- crash reports and scripts/decode_stacktrace.sh ---
+
+REPORT_BEFORE = re.compile(r'^-+\[ cut here \]-+$|^={20,}$')   # a line that opens a report
+REPORT_END = re.compile(r'^---\[ end ')
+TASK_END = re.compile(r'^\s*</(TASK|IRQ)>$')
+TRACE = re.compile(r'Call Trace:|\bRIP: |^Code: |\+0x[0-9a-f]+/0x[0-9a-f]+')
+REPORT_MAX = 150
 
 
-class Group:
-    """One KTAP (sub)test list: a header, a plan and results."""
+def report_end(lines, no, kind):
+    """The last line (1-based) of the report whose problem line is NO, or
+    None.  It ends with its "---[ end" line (Oops, WARNING, panic), KASAN's
+    closing "=====" line, the "</TASK>" of its last trace (lockdep), before
+    the next report's opening line, or where the log ends (the kernel
+    stopped)."""
+    last_task = None
+    for i in range(no + 1, min(no + REPORT_MAX, len(lines)) + 1):
+        line = lines[i - 1]
+        if REPORT_END.match(line):
+            return i
+        if REPORT_BEFORE.match(line):
+            return i if kind == 'KASAN report' and line.startswith('=') else i - 1
+        if TASK_END.match(line):
+            last_task = i
+        elif last_task is not None and i - last_task > 6:
+            return last_task
+    if no + REPORT_MAX >= len(lines):
+        return len(lines)
+    return last_task
 
-    def __init__(self, indent, name=None):
-        self.indent = indent
-        self.name = name
-        self.plan = None
-        self.results = []       # [Result]
 
-
-class Result:
-    def __init__(self, ok, num, name, directive, children):
-        self.ok = ok
-        self.num = num
-        self.name = name
-        self.skip = directive is not None and directive.upper() == 'SKIP'
-        self.children = children  # Group or None
-
-
-class ParseError(Exception):
-    pass
-
-
-def parse(text):
-    """Parse KUnit KTAP output.  Returns (top Group, [error strings])."""
-    errors = []
+def crash_reports(text, found):
+    """The kernel reports around the problems FOUND (scan()), as [(first,
+    last, kind, lines)] with 1-based console line numbers.  A report runs
+    from the problem line (with the "cut here" or "=====" line before it)
+    to its end (report_end()); only reports that hold a call trace, a RIP,
+    a Code: line or a symbol+offset are kept."""
     lines = [strip(x) for x in text.splitlines()]
-    start = None
-    for i, line in enumerate(lines):
-        if HEADER.match(line):
-            start = i
-            break
-    if start is None:
-        return None, ['no KTAP output (no "KTAP version" line at column 0)']
-
-    top = Group(0, '<top>')
-    stack = [top]
-    for line in lines[start + 1:]:
-        body = line.lstrip(' ')
-        indent = len(line) - len(body)
-        if not body:
+    reports = []
+    for no, kind, _ in found:
+        if reports and reports[-1][0] <= no <= reports[-1][1]:
             continue
-        cur = stack[-1]
-        if HEADER.match(body):
-            if indent > cur.indent:
-                stack.append(Group(indent))
+        first = no
+        if first >= 2 and REPORT_BEFORE.match(lines[first - 2]):
+            first -= 1
+        last = report_end(lines, no, kind)
+        if last is None:
             continue
-        m = SUBTEST.match(body)
-        if m:
-            if indent > cur.indent:
-                stack.append(Group(indent, m.group(1).strip()))
-            elif indent == cur.indent and cur.name is None:
-                cur.name = m.group(1).strip()
-            continue
-        m = PLAN.match(body)
-        if m:
-            if indent == cur.indent:
-                cur.plan = int(m.group(1))
-            elif indent > cur.indent:
-                g = Group(indent)
-                g.plan = int(m.group(1))
-                stack.append(g)
-            continue
-        m = RESULT.match(body)
-        if m:
-            # Only result lines that line up with an open list count; other
-            # "ok"-looking text (a test's own output) is ignored.
-            if not any(g.indent == indent for g in stack):
-                continue
-            child = None
-            while stack[-1].indent > indent:
-                child = stack.pop()
-            res = Result(m.group(1) == 'ok', int(m.group(2)),
-                         (m.group(3) or '').strip(), m.group(4), child)
-            stack[-1].results.append(res)
-            continue
-        # Anything else (diagnostics, kernel messages) is ignored.
-
-    # Lists still open at the end never finished: the kernel stopped early.
-    for g in stack[1:]:
-        errors.append('suite/test "%s" never finished (log ends after %d results)'
-                      % (g.name or '?', len(g.results)))
-    if top.plan is None:
-        errors.append('missing top-level plan ("1..N")')
-    return top, errors
+        while last > no and not lines[last - 1].strip():
+            last -= 1
+        body = lines[first - 1:last]
+        if any(TRACE.search(x) for x in body):
+            reports.append((first, last, kind, body))
+    return reports
 
 
-def leaf_counts(res):
-    """(passed, failed, skipped) over the leaf test cases below a result."""
-    g = res.children
-    if g is None or not g.results:
-        if res.skip:
-            return 0, 0, 1
-        return (1, 0, 0) if res.ok else (0, 1, 0)
-    p = f = s = 0
-    for r in g.results:
-        a, b, c = leaf_counts(r)
-        p, f, s = p + a, f + b, s + c
-    # A parent that failed with all children passing still counts as a failure.
-    if not res.ok and f == 0:
-        f = 1
-    return p, f, s
+def decode(lines, vmlinux, tree):
+    """Pass report lines through the tree's scripts/decode_stacktrace.sh.
+    Returns (lines, how): the decoded lines, or the raw ones when there is
+    no vmlinux or decoding failed, with the reason."""
+    if not vmlinux:
+        return lines, 'raw: no --vmlinux given'
+    if not os.path.isfile(vmlinux):
+        return lines, 'raw: %s not found' % vmlinux
+    script = os.path.join(tree, 'scripts', 'decode_stacktrace.sh')
+    if not os.path.isfile(script):
+        return lines, 'raw: %s not found' % script
+    # "auto": the script strips the source prefix that addr2line prints for
+    # init/main.c; with O= builds that is OBJ/../tree, not the tree itself.
+    try:
+        p = subprocess.run(['bash', script, vmlinux, 'auto'], input='\n'.join(lines) + '\n',
+                           capture_output=True, text=True, timeout=300)
+    except (OSError, subprocess.SubprocessError) as e:
+        return lines, 'raw: decode_stacktrace.sh failed: %s' % e
+    out = p.stdout.splitlines()
+    err = [x for x in p.stderr.splitlines() if 'ERROR' in x]
+    if not out or err:
+        return lines, 'raw: decode_stacktrace.sh failed: %s' % (
+            (err or p.stderr.splitlines() or ['no output (exit %d)' % p.returncode])[0])
+    return [x.rstrip() for x in out], 'decoded by %s' % os.path.relpath(script, tree)
 
 
-def check_group(g, path, errors, depth=1):
-    """Plan and numbering checks, recursively.  KUnit prints no plan for
-    the parameters of a parameterised case (depth > 1), so a plan is only
-    required of suites."""
-    if g.plan is None:
-        if depth == 1:
-            errors.append('%s: missing plan' % path)
-    elif g.plan != len(g.results):
-        errors.append('%s: plan says %d tests, %d reported' % (path, g.plan, len(g.results)))
-    for i, r in enumerate(g.results, 1):
-        if r.num != i:
-            errors.append('%s: test %d reported as number %d' % (path, i, r.num))
-        if r.children is not None:
-            check_group(r.children, '%s/%s' % (path, r.name), errors, depth + 1)
+def format_reports(reports, vmlinux, tree):
+    out = []
+    for first, last, kind, body in reports:
+        shown, how = decode(body, vmlinux, tree)
+        out.append('---- kernel report (%s), console lines %d-%d, %s ----' % (kind, first, last, how))
+        out += ['    ' + x if x else '' for x in shown]
+        out.append('---- end of kernel report ----')
+    return out
 
 
-def evaluate(text):
+# --- KUnit results, with the kernel's kunit_parser ---
+
+def default_tree():
+    return os.environ.get('TREE') or os.path.join(ROOT, 'build', 'linux')
+
+
+_kunit = None
+
+
+def load_kunit_parser(tree=None):
+    """Import kunit_parser and kunit_printer from TREE/tools/testing/kunit.
+    kunit_parser records its parse errors only by printing them; each
+    Test object also keeps them here, in .ktap_errors."""
+    global _kunit
+    if _kunit is not None:
+        return _kunit
+    d = os.path.join(tree or default_tree(), 'tools', 'testing', 'kunit')
+    if not os.path.isfile(os.path.join(d, 'kunit_parser.py')):
+        raise ImportError('no kunit_parser.py in %s' % d)
+    sys.path.insert(0, d)
+    try:
+        import kunit_parser
+        import kunit_printer
+    finally:
+        sys.path.remove(d)
+    orig = kunit_parser.Test.add_error
+
+    def add_error(self, message):
+        self.__dict__.setdefault('ktap_errors', []).append(message)
+        orig(self, message)
+    kunit_parser.Test.add_error = add_error
+
+    class Capture(kunit_printer.Printer):
+        """kunit_parser's printer, into a buffer, without time stamps."""
+        def print_with_timestamp(self, message):
+            self.print(message)
+
+    _kunit = (kunit_parser, Capture)
+    return _kunit
+
+
+def errors_of(t):
+    return t.__dict__.get('ktap_errors', [])
+
+
+def n_missing(t):
+    """kunit_parser appends a crashed stand-in for each case the plan
+    announced that never came ("missing expected subtest!"): always the
+    last ones."""
+    return errors_of(t).count('missing expected subtest!')
+
+
+def real_subtests(t):
+    n = n_missing(t)
+    return t.subtests[:len(t.subtests) - n]
+
+
+class Analysis:
+    def __init__(self):
+        self.suites = []        # [(name, passed, failed, skipped)]
+        self.never_ran = {}     # suite -> cases the plan announced that never came
+        self.failures = []      # [(suite.case, 'failed'|'crashed', [log lines])]
+        self.errors = []        # strings: the stricter checks
+        self.problems = []      # scan() of the whole log
+        self.kunit_output = ''  # kunit_parser's own report
+
+
+def analyse(text, tree=None):
+    """Parse with the kernel's kunit_parser, then the stricter checks."""
+    kp, Capture = load_kunit_parser(tree)
+    S = kp.TestStatus
+    a = Analysis()
+    a.problems = scan(text)
+    a.errors = ['kernel %s at line %d: %s' % (k, n, l) for n, k, l in a.problems
+                if k != 'WARNING']
+
+    buf = io.StringIO()
+    saved = kp.stdout
+    kp.stdout = Capture(buf)
+    try:
+        main = kp.parse_run_tests(strip(x) for x in text.splitlines())
+    finally:
+        kp.stdout = saved
+    a.kunit_output = buf.getvalue()
+
+    if main.status == S.FAILURE_TO_PARSE_TESTS:
+        a.errors.append('no KTAP output (no "KTAP version" line)')
+        return a
+
+    def counts(t):
+        if not t.subtests:
+            if t.status == S.SUCCESS:
+                return 1, 0, 0
+            if t.status == S.SKIPPED:
+                return 0, 0, 1
+            if t.status == S.NO_TESTS:
+                return 0, 0, 0
+            return 0, 1, 0      # failed, crashed, or never ran
+        p = f = s = 0
+        for c in t.subtests:
+            x, y, z = counts(c)
+            p, f, s = p + x, f + y, s + z
+        # a parent that failed with all its children passing still failed
+        if t.status in (S.FAILURE, S.TEST_CRASHED) and f == 0:
+            f = 1
+        return p, f, s
+
+    def is_parent(t):
+        return t.subtests or t.expected_count is None or t.status == S.NO_TESTS
+
+    def failures(t, path):
+        """Record the failing cases below t, or t itself when none of its
+        cases failed (a suite that failed or never finished); True if any."""
+        found = False
+        for c in real_subtests(t):
+            found = failures(c, '%s.%s' % (path, c.name)) or found
+        if found:
+            return True
+        if t.status == S.FAILURE or (t.status == S.TEST_CRASHED and not n_missing(t)):
+            a.failures.append((path, 'failed' if t.status == S.FAILURE else 'crashed', t.log))
+            return True
+        if 'missing subtest result line!' in errors_of(t):
+            # what the kernel printed before it stopped
+            log = t.log + (t.subtests[-n_missing(t)].log if n_missing(t) else [])
+            a.failures.append((path, 'never finished', log))
+            return True
+        return False
+
+    def check(t, path, depth):
+        errs = errors_of(t)
+        reported = len(real_subtests(t))
+        if 'missing subtest result line!' in errs:
+            a.errors.append('suite/test "%s" never finished (log ends after %d results)'
+                            % (path, reported))
+        elif is_parent(t):
+            if t.expected_count is None:
+                if depth == 1:
+                    a.errors.append('%s: missing plan' % path)
+            elif t.expected_count != reported:
+                a.errors.append('%s: plan says %d tests, %d reported'
+                                % (path, t.expected_count, reported))
+            if not t.subtests:
+                a.errors.append('%s: no test cases' % path)
+        for e in errs:
+            m = re.match(r'Expected test number (\d+) but found (\d+)', e)
+            if m:
+                a.errors.append('%s: test %s reported as number %s' % (path, m.group(1), m.group(2)))
+            elif e not in ('missing subtest result line!', 'missing expected subtest!',
+                           '0 tests run!'):
+                a.errors.append('%s: %s (kunit_parser)' % (path, e))
+        for c in real_subtests(t):
+            check(c, '%s.%s' % (path, c.name), depth + 1)
+
+    # the top level: the list of suites
+    for e in errors_of(main):
+        if e not in ('missing expected subtest!', '0 tests run!'):
+            a.errors.append('top level: %s (kunit_parser)' % e)
+    suites = real_subtests(main)
+    if main.expected_count is None:
+        a.errors.append('missing top-level plan ("1..N")')
+    elif main.expected_count != len(suites):
+        a.errors.append('top-level plan says %d suites, %d reported'
+                        % (main.expected_count, len(suites)))
+    for s in suites:
+        check(s, s.name, 1)
+        p, f, k = counts(s)
+        a.suites.append((s.name, p, f, k))
+        missing = n_missing(s) + sum(n_missing(c) for c in s.subtests)
+        if missing:
+            a.never_ran[s.name] = missing
+        if s.status == S.FAILURE:
+            a.errors.append('suite %s: not ok' % s.name)
+        failures(s, s.name)
+    if sum(p + f for _, p, f, _ in a.suites) == 0:
+        a.errors.append('zero test cases ran')
+    return a
+
+
+def evaluate(text, tree=None):
     """Full verdict.  Returns (suites, errors); suites = [(name, p, f, s)]."""
-    errors = ['kernel %s at line %d: %s' % (k, n, l) for n, k, l in scan(text)
-              if k != 'WARNING']
-    top, perr = parse(text)
-    errors += perr
-    suites = []
-    if top is None:
-        return suites, errors
-    for r in top.results:
-        if r.children is not None:
-            check_group(r.children, r.name, errors)
-        p, f, s = leaf_counts(r)
-        suites.append((r.name, p, f, s))
-        if not r.ok and not r.skip:
-            errors.append('suite %s: not ok' % r.name)
-    if top.plan is not None and top.plan != len(top.results):
-        errors.append('top-level plan says %d suites, %d reported' % (top.plan, len(top.results)))
-    if sum(p + f for _, p, f, _ in suites) == 0:
-        errors.append('zero test cases ran')
-    return suites, errors
+    a = analyse(text, tree)
+    return a.suites, a.errors
+
+
+DIAG_MAX = 40       # diagnostic lines shown per failing case (the last ones)
+CASES_MAX = 20      # failing cases shown with their diagnostics
+
+
+def show_log(log, hidden):
+    """A failing case's diagnostic lines, dedented, without the lines of
+    kernel reports (shown separately, decoded), and at most DIAG_MAX."""
+    kept = [x.rstrip() for x in log if x.rstrip() not in hidden]
+    kept = iter(textwrap.dedent('\n'.join(kept)).splitlines() if kept else [])
+    out, run = [], 0
+    for line in log:
+        if line.rstrip() in hidden:
+            run += 1
+            continue
+        if run:
+            out.append('[%d lines of a kernel report: below]' % run)
+            run = 0
+        out.append(next(kept, ''))
+    if run:
+        out.append('[%d lines of a kernel report: below]' % run)
+    if len(out) > DIAG_MAX:
+        out = ['[... %d earlier lines: see the console log]' % (len(out) - DIAG_MAX)] + out[-DIAG_MAX:]
+    return out
 
 
 def main(argv=None):
@@ -256,7 +439,12 @@ def main(argv=None):
     p = sub.add_parser('parse')
     p.add_argument('log')
     p.add_argument('--results')
+    p.add_argument('--verbose', action='store_true', help="also print kunit_parser's own report")
+    for x in (s, p):
+        x.add_argument('--vmlinux', help='the booted kernel, to decode crash reports')
+        x.add_argument('--tree', help='kernel source tree (default: $TREE, else build/linux)')
     a = ap.parse_args(argv)
+    tree = a.tree or default_tree()
     with open(a.log, errors='replace') as f:
         text = f.read()
 
@@ -264,22 +452,53 @@ def main(argv=None):
         found = scan(text, a.allow_warning)
         for no, kind, line in found:
             print('console line %d: %s: %s' % (no, kind, line))
+        if found and a.vmlinux:
+            for line in format_reports(crash_reports(text, found), a.vmlinux, tree):
+                print(line)
         return 1 if found else 0
 
-    suites, errors = evaluate(text)
-    for name, p_, f_, s_ in suites:
+    try:
+        r = analyse(text, tree)
+    except ImportError as e:
+        print("FAIL kunit: cannot load the kernel's KUnit parser: %s" % e)
+        if a.results:
+            with open(a.results, 'a') as f:
+                f.write('kunit:<log> 0 1 0\n')
+        return 1
+    if a.verbose:
+        print("---- kunit_parser's report ----")
+        print(r.kunit_output.rstrip('\n'))
+        print('---- end of kunit_parser\'s report ----')
+    reports = crash_reports(text, [x for x in r.problems if x[1] != 'WARNING'])
+    hidden = set(x.rstrip() for _, _, _, body in reports for x in body)
+    shown = 0
+    for name, p_, f_, s_ in r.suites:
         verdict = 'FAIL' if f_ else 'ok  '
         extra = ', %d skipped' % s_ if s_ else ''
+        if name in r.never_ran:
+            extra += ' (%d never ran)' % r.never_ran[name]
         print('%s kunit: %-28s %d passed, %d failed%s' % (verdict, name, p_, f_, extra))
-    for e in errors:
+        for case, how, log in r.failures:
+            if case != name and not case.startswith(name + '.'):
+                continue
+            shown += 1
+            if shown > CASES_MAX:
+                print('FAIL kunit: %s %s' % (case, how))
+                continue
+            print('FAIL kunit: %s %s:' % (case, how))
+            for line in show_log(log, hidden) or ['(no diagnostic lines)']:
+                print('        ' + line)
+    for e in r.errors:
         print('FAIL kunit: ' + e)
+    for line in format_reports(reports, a.vmlinux, tree):
+        print(line)
     if a.results:
         with open(a.results, 'a') as f:
-            for name, p_, f_, s_ in suites:
+            for name, p_, f_, s_ in r.suites:
                 f.write('kunit:%s %d %d %d\n' % (name, p_, f_, s_))
-            if errors:
-                f.write('kunit:<log> 0 %d 0\n' % len(errors))
-    return 1 if errors or any(f_ for _, _, f_, _ in suites) else 0
+            if r.errors:
+                f.write('kunit:<log> 0 %d 0\n' % len(r.errors))
+    return 1 if r.errors or any(f_ for _, _, f_, _ in r.suites) else 0
 
 
 if __name__ == '__main__':

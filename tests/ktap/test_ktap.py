@@ -1,15 +1,52 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Tests of scripts/ktap.py on crafted console logs (tests/ktap/logs/)."""
+"""Tests of scripts/ktap.py on crafted console logs (tests/ktap/logs/).
+
+`ktap.py parse` uses the kernel's tools/testing/kunit/kunit_parser.py from
+$TREE or build/linux.  Before the tree is prepared (make test runs these
+tests first), the two files come from the kernel source tarball instead
+(scripts/lib.sh's TARBALL)."""
+import contextlib
+import glob
+import io
 import os
+import shutil
+import stat
 import subprocess
 import sys
 import tempfile
+import textwrap
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, '..', '..', 'scripts', 'ktap.py')
 sys.path.insert(0, os.path.dirname(SCRIPT))
 import ktap  # noqa: E402
+
+KUNIT = os.path.join('tools', 'testing', 'kunit')
+_tmp = None
+
+
+def setUpModule():
+    """Find the kernel's kunit_parser: $TREE or build/linux, else the
+    tarball (exported as TREE for the command line tests)."""
+    global _tmp
+    if os.path.isfile(os.path.join(ktap.default_tree(), KUNIT, 'kunit_parser.py')):
+        return
+    tarball = os.environ.get('TARBALL', '/usr/src/linux-source-6.12.tar.xz')
+    _tmp = tempfile.mkdtemp(prefix='ktap-kunit-')
+    subprocess.run(['tar', '-xJf', tarball, '-C', _tmp, '--wildcards',
+                    '*/%s/kunit_parser.py' % KUNIT, '*/%s/kunit_printer.py' % KUNIT],
+                   check=False, capture_output=True)
+    found = glob.glob(os.path.join(_tmp, '*', KUNIT, 'kunit_parser.py'))
+    if not found:
+        raise unittest.SkipTest('no kernel tree (%s) and no kunit_parser.py in %s'
+                                % (ktap.default_tree(), tarball))
+    os.environ['TREE'] = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(found[0]))))
+
+
+def tearDownModule():
+    if _tmp:
+        shutil.rmtree(_tmp, ignore_errors=True)
 
 
 def log(name):
@@ -54,8 +91,11 @@ class Parse(unittest.TestCase):
         self.assertTrue(any('kernel BUG' in e for e in errors), errors)
 
     def test_unfinished_suite_fails(self):
-        _, errors = ktap.evaluate(log('unfinished.log'))
-        self.assertTrue(any('never finished' in e for e in errors), errors)
+        suites, errors = ktap.evaluate(log('unfinished.log'))
+        self.assertTrue(any('"beta" never finished (log ends after 1 results)' in e
+                            for e in errors), errors)
+        # the two cases the plan announced and that never came count as failed
+        self.assertEqual(suites, [('alpha', 2, 0, 0), ('beta', 1, 2, 0)])
 
     def test_missing_top_plan_fails(self):
         _, errors = ktap.evaluate(log('noplan_top.log'))
@@ -93,6 +133,81 @@ class Parse(unittest.TestCase):
         self.assertEqual(errors, [])
         found = ktap.scan(log('warn_unexpected.log'))
         self.assertEqual([k for _, k, _ in found], ['WARNING'])
+
+
+    def test_misnumbered_case_fails(self):
+        _, errors = ktap.evaluate(log('numbering.log'))
+        self.assertIn('alpha.second_case: test 2 reported as number 3', errors)
+
+    def test_suite_without_cases_fails(self):
+        suites, errors = ktap.evaluate(log('emptysuite.log'))
+        self.assertIn(('empty', 0, 0, 0), suites)
+        self.assertIn('empty: no test cases', errors)
+
+    def test_suite_not_ok_with_passing_cases_counts_a_failure(self):
+        suites, errors = ktap.evaluate(log('suitefail.log'))
+        self.assertEqual(suites, [('alpha', 1, 1, 0)])
+        self.assertIn('suite alpha: not ok', errors)
+
+    def test_other_kunit_parser_errors_fail(self):
+        _, errors = ktap.evaluate('KTAP version 2\n1..1\n    KTAP version 1\n'
+                                  '    # Subtest: a\n    1..1\n    ok 1 x\nok 1 a\n')
+        self.assertEqual(errors, ['top level: KTAP version higer than expected! (kunit_parser)'])
+
+    def test_timestamps_of_any_width(self):
+        text = ''.join('[%s] %s\n' % (t, l) for t, l in [
+            ('    9.999998', 'KTAP version 1'), ('    9.999999', '1..1'),
+            ('   10.000000', '    # Subtest: a'), ('10000.000001', '    1..1'),
+            ('10000.000002', '    ok 1 x'), ('10000.000003', 'ok 1 a')])
+        self.assertEqual(ktap.evaluate(text), ([('a', 1, 0, 0)], []))
+
+    def test_kunit_parser_prints_nothing(self):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            for name in ('good.log', 'crash.log', 'failcase.log', 'nothing.log'):
+                ktap.evaluate(log(name))
+        self.assertEqual(out.getvalue(), '')
+
+
+class Failures(unittest.TestCase):
+    """A failing case is named, with its diagnostic lines."""
+
+    def test_failing_cases_named_with_diagnostics(self):
+        a = ktap.analyse(log('failcase.log'))
+        self.assertEqual([(n, how) for n, how, _ in a.failures],
+                         [('alpha.second_case', 'failed'), ('beta.b3.28 bits', 'failed')])
+        diag = dict((n, l) for n, _, l in a.failures)
+        self.assertIn('    # second_case: EXPECTATION FAILED at mm/tests/alpha_kunit.c:42',
+                      diag['alpha.second_case'])
+        self.assertIn('            limit == 268435455 (0xfffffff)', diag['beta.b3.28 bits'])
+
+    def test_skipped_cases_are_skipped_not_passed(self):
+        suites, errors = ktap.evaluate(log('failcase.log'))
+        self.assertEqual(suites, [('alpha', 1, 1, 1), ('beta', 2, 1, 1)])
+        self.assertIn('suite alpha: not ok', errors)
+
+    def test_faulted_case_fails_and_the_oops_fails_the_log(self):
+        a = ktap.analyse(log('faulted.log'))
+        self.assertEqual(a.suites, [('alpha', 1, 1, 0)])
+        self.assertEqual([n for n, _, _ in a.failures], ['alpha.second_case'])
+        self.assertTrue(any('try faulted' in l for l in a.failures[0][2]))
+        self.assertTrue(any(e.startswith('kernel Oops at line 10') for e in a.errors), a.errors)
+
+    def test_suite_that_never_finished_shows_its_last_lines(self):
+        a = ktap.analyse(log('crash.log'))
+        self.assertEqual([(n, how) for n, how, _ in a.failures], [('beta', 'never finished')])
+        self.assertIn('BUG: kernel NULL pointer dereference, address: 0000000000000000',
+                      a.failures[0][2])
+
+    def test_crash_report_extent(self):
+        text = log('faulted.log')
+        reports = ktap.crash_reports(text, ktap.scan(text))
+        self.assertEqual([(f, l, k) for f, l, k, _ in reports], [(8, 19, 'BUG')])
+        self.assertEqual(reports[0][3][-1], '---[ end trace 0000000000000000 ]---')
+        # KASAN: from the opening to the closing "=====" line
+        text = log('kasan.log')
+        self.assertEqual([(f, l) for f, l, _, _ in ktap.crash_reports(text, ktap.scan(text))],
+                         [(3, 12)])
 
 
 class Scan(unittest.TestCase):
@@ -179,6 +294,131 @@ class Cli(unittest.TestCase):
         bad = run_cli('scan', os.path.join(HERE, 'logs', 'warn_unexpected.log'))
         self.assertEqual(bad.returncode, 1)
         self.assertIn('WARNING', bad.stdout)
+
+
+class CliFailures(unittest.TestCase):
+    """What `ktap.py parse` prints: failing cases with their diagnostics,
+    skipped cases as skipped, and kernel reports decoded."""
+
+    def test_failing_case_name_and_diagnostics_shown(self):
+        with tempfile.TemporaryDirectory() as d:
+            res = os.path.join(d, 'r')
+            r = run_cli('parse', os.path.join(HERE, 'logs', 'failcase.log'), '--results', res)
+            with open(res) as f:
+                self.assertEqual(f.read(), 'kunit:alpha 1 1 1\nkunit:beta 2 1 1\nkunit:<log> 0 2 0\n')
+        self.assertEqual(r.returncode, 1)
+        out = r.stdout.splitlines()
+        i = out.index('FAIL kunit: alpha.second_case failed:')
+        self.assertEqual(out[i + 1:i + 5], [
+            '        # second_case: EXPECTATION FAILED at mm/tests/alpha_kunit.c:42',
+            '        Expected st.pool_bytes == st.pool_pages << 12, but',
+            '            st.pool_bytes == 82837504 (0x4f00000)',
+            '            st.pool_pages << 12 == 165675008 (0x9e00000)'])
+        i = out.index('FAIL kunit: beta.b3.28 bits failed:')
+        self.assertEqual(out[i + 1], '        # b3: ASSERTION FAILED at mm/tests/beta_kunit.c:77')
+        self.assertIn('FAIL kunit: alpha                        1 passed, 1 failed, 1 skipped', out)
+        # kunit_parser's own report only with --verbose
+        self.assertNotIn('[FAILED]', r.stdout)
+        v = run_cli('parse', '--verbose', os.path.join(HERE, 'logs', 'failcase.log'))
+        self.assertIn('[FAILED] second_case', v.stdout)
+        self.assertIn('[SKIPPED] third_case', v.stdout)
+
+    def test_skipped_shown_as_skipped(self):
+        r = run_cli('parse', os.path.join(HERE, 'logs', 'allskip.log'))
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertIn('ok   kunit: delta                        0 passed, 0 failed, 1 skipped', r.stdout)
+
+    def test_report_in_a_case_is_shown_once(self):
+        r = run_cli('parse', os.path.join(HERE, 'logs', 'faulted.log'))
+        out = r.stdout.splitlines()
+        i = out.index('FAIL kunit: alpha.second_case failed:')
+        self.assertEqual(out[i + 1:i + 3], [
+            '        [12 lines of a kernel report: below]',
+            '        # second_case: try faulted: last line seen mm/tests/alpha_kunit.c:50'])
+        self.assertEqual(r.stdout.count('RIP: 0010:second_case+0x15/0xb1'), 1)
+        self.assertIn('---- kernel report (BUG), console lines 8-19, raw: no --vmlinux given ----', out)
+
+    def test_crash_report_raw_when_vmlinux_missing(self):
+        r = run_cli('parse', os.path.join(HERE, 'logs', 'crash.log'), '--vmlinux', '/nonexistent/vmlinux')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn('---- kernel report (BUG), console lines 18-22, raw: /nonexistent/vmlinux not found ----',
+                      r.stdout)
+        self.assertIn('    RIP: 0010:b2_case+0x10/0x20', r.stdout.splitlines())
+
+    def stub_tree(self, d, script):
+        """A tree with the real kunit_parser and a stub decode_stacktrace.sh."""
+        os.makedirs(os.path.join(d, 'tools', 'testing'))
+        os.symlink(os.path.join(os.environ.get('TREE') or ktap.default_tree(), KUNIT),
+                   os.path.join(d, KUNIT))
+        os.makedirs(os.path.join(d, 'scripts'))
+        path = os.path.join(d, 'scripts', 'decode_stacktrace.sh')
+        with open(path, 'w') as f:
+            f.write(textwrap.dedent(script))
+        os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
+        vmlinux = os.path.join(d, 'vmlinux')
+        open(vmlinux, 'w').close()
+        return vmlinux
+
+    def test_crash_report_passed_through_decode_stacktrace(self):
+        with tempfile.TemporaryDirectory() as d:
+            vmlinux = self.stub_tree(d, r"""
+                echo "$*" >"$(dirname "$0")/args"
+                sed -E 's/([a-z_0-9]+)\+0x[0-9a-f]+\/0x[0-9a-f]+/\1 (mm\/fake.c:7)/'
+                """)
+            r = run_cli('parse', os.path.join(HERE, 'logs', 'faulted.log'), '--vmlinux', vmlinux, '--tree', d)
+            with open(os.path.join(d, 'scripts', 'args')) as f:
+                self.assertEqual(f.read(), vmlinux + ' auto\n')
+        out = r.stdout.splitlines()
+        self.assertIn('---- kernel report (BUG), console lines 8-19, '
+                      'decoded by scripts/decode_stacktrace.sh ----', out)
+        self.assertIn('    RIP: 0010:second_case (mm/fake.c:7)', out)
+        self.assertIn('     ? kthread (mm/fake.c:7)', out)
+        self.assertEqual(r.returncode, 1)
+
+    def test_raw_report_when_decoding_fails(self):
+        with tempfile.TemporaryDirectory() as d:
+            vmlinux = self.stub_tree(d, """
+                echo "ERROR! vmlinux image must be specified" >&2
+                exit 1
+                """)
+            r = run_cli('parse', os.path.join(HERE, 'logs', 'faulted.log'), '--vmlinux', vmlinux, '--tree', d)
+        self.assertIn('---- kernel report (BUG), console lines 8-19, raw: decode_stacktrace.sh failed: '
+                      'ERROR! vmlinux image must be specified ----', r.stdout)
+        self.assertIn('    RIP: 0010:second_case+0x15/0xb1', r.stdout.splitlines())
+
+    def test_real_decode_stacktrace_gives_file_and_line(self):
+        script = os.path.join(os.environ.get('TREE') or ktap.default_tree(), 'scripts', 'decode_stacktrace.sh')
+        if not os.path.isfile(script) or not all(shutil.which(t) for t in ('gcc', 'nm', 'addr2line')):
+            self.skipTest('needs the kernel tree, gcc, nm and addr2line')
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, 'fake_case.c')
+            with open(src, 'w') as f:
+                f.write('volatile int sink;\n'
+                        'void second_case(int *p)\n{\n' + '\tsink += p[0];\n' * 40 + '}\n'
+                        'int main(void) { second_case((int *)&sink); return 0; }\n')
+            exe = os.path.join(d, 'vmlinux')
+            subprocess.run(['gcc', '-g', '-O0', '-o', exe, src], check=True)
+            r = run_cli('parse', os.path.join(HERE, 'logs', 'faulted.log'), '--vmlinux', exe)
+        rip = [l for l in r.stdout.splitlines() if 'RIP: ' in l]
+        self.assertEqual(len(rip), 1, r.stdout)
+        self.assertRegex(rip[0], r'RIP: 0010:second_case \(\S*fake_case\.c:\d+\)')
+
+    def test_missing_kunit_parser_fails(self):
+        with tempfile.TemporaryDirectory() as d:
+            res = os.path.join(d, 'r')
+            r = run_cli('parse', os.path.join(HERE, 'logs', 'good.log'), '--tree', d, '--results', res)
+            with open(res) as f:
+                self.assertEqual(f.read(), 'kunit:<log> 0 1 0\n')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("FAIL kunit: cannot load the kernel's KUnit parser", r.stdout)
+
+    def test_scan_shows_reports_only_with_vmlinux(self):
+        plain = run_cli('scan', os.path.join(HERE, 'logs', 'crash.log'))
+        self.assertEqual(len(plain.stdout.splitlines()), 3)
+        withv = run_cli('scan', os.path.join(HERE, 'logs', 'crash.log'), '--vmlinux', '/nonexistent')
+        self.assertEqual(withv.returncode, 1)
+        self.assertIn('---- kernel report (BUG), console lines 18-22, raw: /nonexistent not found ----',
+                      withv.stdout)
 
 
 if __name__ == '__main__':
