@@ -61,7 +61,7 @@ test: deps ## every test; the last line is "N passed, N failed" (PROFILE=debug|d
 	@scripts/run-tests
 
 # Every part under scripts/bench/ in turn (BENCH_PARTS= picks some).
-bench: deps ## the benchmarks under scripts/bench/ (BENCH_PARTS=...), build/bench/*.json
+bench: deps ## the benchmarks under scripts/bench/ (BENCH_PARTS=...): build/bench/<part>.json and .png
 	@scripts/bench/run
 
 # Work in build/linux's git history, then bring it back here.
