@@ -354,6 +354,21 @@ def add_plots(json_path, doc, pngs):
         out.write('\n')
 
 
+def replot(path, draw, part):
+    """Redraw the PNG of a part's JSON at path with its draw(doc, png),
+    record it in the JSON and print where it is; 0, or 1 on failure."""
+    with open(path, encoding='utf-8') as f:
+        doc = json.load(f)
+    png = png_for(path)
+    err = draw(doc, png)
+    if err:
+        print(f'{part}: {path}: {err}', file=sys.stderr)
+        return 1
+    add_plots(path, doc, [png])
+    print(f'plot: {png}')
+    return 0
+
+
 def part_of(doc):
     """The part whose report.py wrote doc, or None (e.g. the alloc
     harness's own timing JSON, which the report reads)."""

@@ -162,16 +162,7 @@ def draw(doc, png):
 
 
 def replot(path):
-    with open(path, encoding="utf-8") as f:
-        doc = json.load(f)
-    png = plot.png_for(path)
-    err = draw(doc, png)
-    if err:
-        print("alloc: %s: %s" % (path, err), file=sys.stderr)
-        return 1
-    plot.add_plots(path, doc, [png])
-    print("plot: %s" % png)
-    return 0
+    return plot.replot(path, draw, 'alloc')
 
 
 def main():

@@ -132,16 +132,7 @@ def draw(doc, png):
 
 
 def replot(path):
-    with open(path, encoding='utf-8') as f:
-        doc = json.load(f)
-    png = plot.png_for(path)
-    err = draw(doc, png)
-    if err:
-        print(f'pool: {path}: {err}', file=sys.stderr)
-        return 1
-    plot.add_plots(path, doc, [png])
-    print(f'plot: {png}')
-    return 0
+    return plot.replot(path, draw, 'pool')
 
 
 def main():
