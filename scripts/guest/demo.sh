@@ -41,6 +41,14 @@ cat $d/allocations | sed 's/^/  /'
 echo
 echo "== pool while they are held"
 grep -E '^(free_bytes|used_bytes|largest_free_bytes):' $d/summary | sed 's/^/  /'
+if [ -e $d/holders ]; then
+	echo
+	echo "== who holds the pool ($d/holders)"
+	sed 's/^/  /' $d/holders
+	echo
+	echo "== free memory below each mask ($d/below)"
+	sed 's/^/  /' $d/below
+fi
 echo all >$d/free
 echo
 echo "== mask counters after freeing them"

@@ -234,6 +234,8 @@ whole busy
 if [ "${EXHAUST:-}" = 1 ]; then
 	tmo=$(cat /proc/sys/vm/mask_alloc_timeout_ms)
 	echo 0 >/proc/sys/vm/mask_alloc_timeout_ms
+	# No atomic reserve: the blocking debugfs allocations fill all of it.
+	[ -w /proc/sys/vm/mask_alloc_reserve_kbytes ] && echo 0 >/proc/sys/vm/mask_alloc_reserve_kbytes
 	fill() {
 		for sz in 1048576 65536 4096; do
 			while echo "$sz 0xffffffff" >$ma/alloc 2>/dev/null; do :; done

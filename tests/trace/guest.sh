@@ -6,7 +6,9 @@
 #   - a pool allocation below 16 MiB and one the zones serve (32 bits),
 #     both freed (start, finish, release);
 #   - the pool filled, then a GFP_KERNEL request that waits 100 ms for
-#     frees and times out (wait, wait_end, finish with -ETIMEDOUT);
+#     frees and times out (wait, wait_end, finish with reason=timeout);
+#   - one request failed by fault injection (fail_mask_alloc, once):
+#     finish with reason=injected;
 #   - streaming maps of QEMU's edu device (28-bit DMA): swiotlb bounces
 #     them through a pool it grows from the mask pool below 2^28, and
 #     gives back when told to (bounce_grow, bounce_shrink).
@@ -35,6 +37,17 @@ echo 64 >$t/buffer_size_kb
 echo >$t/trace
 echo 1 >$t/events/mask_alloc/enable
 
+# One request failed by fault injection: 8 KiB below 16 MiB, once.
+f=/sys/kernel/debug/fail_mask_alloc
+if [ -d $f ]; then
+	echo 0 >$f/ignore-gfp-wait; echo 0 >$f/verbose; echo 1 >$f/times
+	echo 100 >$f/probability
+	echo "8192 0xffffff" >$d/alloc 2>/dev/null; echo "E injected $?"
+	echo 0 >$f/probability
+else
+	echo "E injected no_fail_mask_alloc"
+fi
+
 # One pool allocation below 16 MiB (the zones cannot serve it: no ZONE_DMA)
 # and one the zones serve, then both freed.
 echo "12288 0xffffff" >$d/alloc; echo "E pool $?"
@@ -45,6 +58,9 @@ echo all >$d/free; echo "E free $?"
 # Fill the pool with its largest free runs, then wait for a page.
 # A mask at the pool's highest address: only the pool can serve it.
 top=$(sed -n 's/^highest_addr: //p' $d/summary)
+# No atomic reserve: the blocking debugfs allocations fill all of it.
+res=/proc/sys/vm/mask_alloc_reserve_kbytes
+[ -w $res ] && echo 0 >$res
 i=0
 while [ $i -lt 256 ]; do
 	big=$(sed -n 's/^largest_free_bytes: //p' $d/summary)
