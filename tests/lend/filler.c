@@ -10,12 +10,14 @@
  *                             if every byte is as written
  *   filler file PATH MIB      write PATH with MIB of the pattern
  *   filler verify PATH        read PATH back; status 0 if every byte is right
- *   filler alloc N SIZE MASK HOLD
+ *   filler alloc N SIZE MASK BATCH
  *                             N sleeping allocations of SIZE bytes below MASK
  *                             through debugfs mask_alloc/alloc, each timed;
- *                             HOLD 1 keeps them all until the end, HOLD 0
- *                             frees each at once.  Prints one line
- *                             "A ok=.. fail=.. p50_us=.. p99_us=.. max_us=.."
+ *                             they are held BATCH at a time and then freed
+ *                             together (BATCH 0 or 1: each freed at once).
+ *                             Prints "A ok=.. fail=.. p50_us=.. p99_us=..
+ *                             max_us=..", then "L" and every latency in
+ *                             microseconds, in the order they were taken
  *
  * The pattern of page P (4 KiB) of a region is splitmix64 of (SEED, P, word):
  * a page that comes back with another page's contents is caught too.
@@ -159,15 +161,16 @@ static int dbg_write(const char *path, const char *s)
 	return ret;
 }
 
-static int alloc(long n, const char *size, const char *mask, int hold)
+static int alloc(long n, const char *size, const char *mask, long batch)
 {
 	const char *a = "/sys/kernel/debug/mask_alloc/alloc";
 	const char *f = "/sys/kernel/debug/mask_alloc/free";
-	long *us = calloc(n, sizeof(*us)), ok = 0, fail = 0, i;
+	long *us = calloc(n, sizeof(*us)), *sorted = calloc(n, sizeof(*us));
+	long ok = 0, fail = 0, held = 0, i;
 	struct timespec t0, t1;
 	char req[128];
 
-	if (!us)
+	if (!us || !sorted)
 		return 2;
 	snprintf(req, sizeof(req), "%s %s", size, mask);
 	for (i = 0; i < n; i++) {
@@ -179,14 +182,21 @@ static int alloc(long n, const char *size, const char *mask, int hold)
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		us[ok++] = (t1.tv_sec - t0.tv_sec) * 1000000L +
 			   (t1.tv_nsec - t0.tv_nsec) / 1000;
-		if (!hold)
+		if (++held >= batch) {
 			dbg_write(f, "all");
+			held = 0;
+		}
 	}
 	dbg_write(f, "all");
-	qsort(us, ok, sizeof(*us), cmp);
+	memcpy(sorted, us, ok * sizeof(*us));
+	qsort(sorted, ok, sizeof(*sorted), cmp);
 	printf("A ok=%ld fail=%ld p50_us=%ld p99_us=%ld max_us=%ld\n", ok, fail,
-	       ok ? us[ok / 2] : -1, ok ? us[(ok * 99) / 100 < ok ? (ok * 99) / 100 : ok - 1] : -1,
-	       ok ? us[ok - 1] : -1);
+	       ok ? sorted[ok / 2] : -1, ok ? sorted[ok * 99 / 100] : -1,
+	       ok ? sorted[ok - 1] : -1);
+	printf("L");
+	for (i = 0; i < ok; i++)
+		printf(" %ld", us[i]);
+	printf("\n");
 	return 0;
 }
 
@@ -200,7 +210,7 @@ int main(int argc, char **argv)
 		return verify(argv[2]);
 	if (argc == 6 && !strcmp(argv[1], "alloc"))
 		return alloc(strtol(argv[2], NULL, 0), argv[3], argv[4],
-			     atoi(argv[5]));
-	fprintf(stderr, "usage: filler anon MIB GOFILE | file PATH MIB | verify PATH | alloc N SIZE MASK HOLD\n");
+			     strtol(argv[5], NULL, 0));
+	fprintf(stderr, "usage: filler anon MIB GOFILE | file PATH MIB | verify PATH | alloc N SIZE MASK BATCH\n");
 	return 2;
 }

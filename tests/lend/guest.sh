@@ -39,12 +39,12 @@ ok "$(t $((cma - cmafree)) -gt 0)" "the filler borrowed lent memory: $((cma - cm
 # sit in lent memory: each freed at once (a steady user), then 64 held at
 # once below 2^32 (more than the hot part: lent blocks must come back).
 for m in 0xffffffff 0x3fffffff 0xffffff; do
-	r=$(./filler alloc 200 1048576 $m 0)
+	r=$(./filler alloc 200 1048576 $m 0 | grep "^A")
 	echo "$r mask=$m hold=0"
 	ok "$(t "$(echo "$r" | sed -n 's/.* fail=\([0-9]*\).*/\1/p')" = 0)" "200 sleeping 1 MiB allocations below $m, each freed: all succeed" "$r"
 done
 before=$(lv taken_back)
-r=$(./filler alloc 64 1048576 0xffffffff 1)
+r=$(./filler alloc 64 1048576 0xffffffff 64 | grep "^A")
 echo "$r mask=0xffffffff hold=1"
 ok "$(t "$(echo "$r" | sed -n 's/.* fail=\([0-9]*\).*/\1/p')" = 0)" "64 sleeping 1 MiB allocations below 2^32 held at once: all succeed" "$r"
 ok "$(t "$(lv taken_back)" -gt "$before")" "they took lent memory back ($before, then $(lv taken_back) blocks taken back)"
