@@ -336,6 +336,25 @@ class Figure:
         return None
 
 
+def write_report(json_path, doc, draw, part, blank_line=False):
+    """Draw a part's PNG from doc with draw(doc, png), record it in
+    doc["plots"], write the JSON and say where both are; 0, or 1 if the
+    plot failed (the JSON is written either way)."""
+    png = png_for(json_path)
+    err = draw(doc, png)
+    doc['plots'] = [] if err else [os.path.basename(png)]
+    with open(json_path, 'w', encoding='utf-8') as out:
+        json.dump(doc, out, indent=1)
+        out.write('\n')
+    print(f"{chr(10) if blank_line else ''}JSON: {json_path}")
+    if err:
+        print(f'{part}: no plot: {err} (redraw: {sys.argv[0]} --replot {json_path})',
+              file=sys.stderr)
+        return 1
+    print(f'plot: {png}')
+    return 0
+
+
 def add_plots(json_path, doc, pngs):
     """Record the PNGs (file names next to the JSON) in doc["plots"] and
     rewrite the JSON if that changed it."""

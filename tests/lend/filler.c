@@ -33,10 +33,12 @@
 #include <time.h>
 #include <unistd.h>
 
+typedef uint64_t u64;
+
 #define PAGE 4096UL
 #define WORDS (PAGE / 8)
 
-static uint64_t mix(uint64_t x)
+static u64 mix(u64 x)
 {
 	x += 0x9e3779b97f4a7c15ULL;
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -44,9 +46,9 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-static void fill_page(uint64_t *w, uint64_t seed, uint64_t page)
+static void fill_page(u64 *w, u64 seed, u64 page)
 {
-	uint64_t base = mix(seed ^ (page << 16));
+	u64 base = mix(seed ^ (page << 16));
 	unsigned long i;
 
 	for (i = 0; i < WORDS; i++)
@@ -54,10 +56,10 @@ static void fill_page(uint64_t *w, uint64_t seed, uint64_t page)
 }
 
 /* Pages of @w (@pages of them) that differ from the pattern. */
-static unsigned long check(const uint64_t *w, unsigned long pages,
-			   uint64_t seed, uint64_t first)
+static unsigned long check(const u64 *w, unsigned long pages,
+			   u64 seed, u64 first)
 {
-	uint64_t want[WORDS];
+	u64 want[WORDS];
 	unsigned long p, bad = 0;
 
 	for (p = 0; p < pages; p++) {
@@ -67,11 +69,11 @@ static unsigned long check(const uint64_t *w, unsigned long pages,
 	return bad;
 }
 
-static int anon(unsigned long mib, const char *go)
+static int fill_anon(unsigned long mib, const char *go)
 {
 	unsigned long pages = mib << 8, p, bad, rounds = 0;
 	char chk[256];
-	uint64_t *m;
+	u64 *m;
 
 	m = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -103,7 +105,7 @@ static int anon(unsigned long mib, const char *go)
 
 static int file(const char *path, unsigned long mib)
 {
-	uint64_t buf[WORDS * 64];
+	u64 buf[WORDS * 64];
 	unsigned long p, i;
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
@@ -124,7 +126,7 @@ static int file(const char *path, unsigned long mib)
 
 static int verify(const char *path)
 {
-	uint64_t buf[WORDS * 64];
+	u64 buf[WORDS * 64];
 	unsigned long p = 0, bad = 0;
 	ssize_t n;
 	int fd = open(path, O_RDONLY);
@@ -161,7 +163,7 @@ static int dbg_write(const char *path, const char *s)
 	return ret;
 }
 
-static int alloc(long n, const char *size, const char *mask, long batch)
+static int run_allocs(long n, const char *size, const char *mask, long batch)
 {
 	const char *a = "/sys/kernel/debug/mask_alloc/alloc";
 	const char *f = "/sys/kernel/debug/mask_alloc/free";
@@ -203,14 +205,15 @@ static int alloc(long n, const char *size, const char *mask, long batch)
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "anon"))
-		return anon(strtoul(argv[2], NULL, 0), argv[3]);
+		return fill_anon(strtoul(argv[2], NULL, 0), argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "file"))
 		return file(argv[2], strtoul(argv[3], NULL, 0));
 	if (argc == 3 && !strcmp(argv[1], "verify"))
 		return verify(argv[2]);
 	if (argc == 6 && !strcmp(argv[1], "alloc"))
-		return alloc(strtol(argv[2], NULL, 0), argv[3], argv[4],
-			     strtol(argv[5], NULL, 0));
-	fprintf(stderr, "usage: filler anon MIB GOFILE | file PATH MIB | verify PATH | alloc N SIZE MASK BATCH\n");
+		return run_allocs(strtol(argv[2], NULL, 0), argv[3], argv[4],
+				  strtol(argv[5], NULL, 0));
+	fprintf(stderr, "usage: filler anon MIB GOFILE | file PATH MIB | verify PATH |\n"
+		"              alloc N SIZE MASK BATCH\n");
 	return 2;
 }

@@ -32,7 +32,6 @@ A missed target is a FAIL row; the exit status is 0 unless the input is
 broken.
 """
 import argparse
-import json
 import math
 import os
 import statistics
@@ -506,19 +505,7 @@ def main():
         'raw': {f'{s}:{m}': {k: d[k] for k in ('samples', 'fails', 'knobs')}
                 for (s, m), d in sorted(data.items())},
     }
-    png = plot.png_for(a.json)
-    err = draw(doc, png)
-    doc['plots'] = [] if err else [os.path.basename(png)]
-    with open(a.json, 'w', encoding='utf-8') as out:
-        json.dump(doc, out, indent=1)
-        out.write('\n')
-    print(f'JSON: {a.json}')
-    if err:
-        print(f'dma-map: no plot: {err} (redraw: {sys.argv[0]} --replot {a.json})',
-              file=sys.stderr)
-        return 1
-    print(f'plot: {png}')
-    return 0
+    return plot.write_report(a.json, doc, draw, 'dma-map')
 
 
 if __name__ == '__main__':

@@ -10,7 +10,6 @@ scripts/bench/lend/guest.sh.  With several boots per mode the memory
 figures are the median of the boots, and the latencies are pooled.
 """
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -214,18 +213,7 @@ def main():
            'host_loadavg_after': a.loadavg_after, 'boots': boots}
     doc['summary'] = summarise(doc)
     print(table(doc))
-    png = plot.png_for(a.json)
-    err = draw(doc, png)
-    doc['plots'] = [] if err else [os.path.basename(png)]
-    with open(a.json, 'w', encoding='utf-8') as out:
-        json.dump(doc, out, indent=1)
-        out.write('\n')
-    print(f'\nJSON: {a.json}')
-    if err:
-        print(f'lend: no plot: {err} (redraw: {sys.argv[0]} --replot {a.json})', file=sys.stderr)
-        return 1
-    print(f'plot: {png}')
-    return 0
+    return plot.write_report(a.json, doc, draw, 'lend', blank_line=True)
 
 
 if __name__ == '__main__':

@@ -22,7 +22,6 @@ per allocate+free pair, alloc_pages' ns and their ratio, all from that
 run, and the spread (max/min) of all the runs' ratios.
 """
 import argparse
-import json
 import os
 import sys
 
@@ -241,19 +240,7 @@ def main():
         'rows': rows,
         'boots': boots,
     }
-    png = plot.png_for(a.json)
-    err = draw(doc, png)
-    doc['plots'] = [] if err else [os.path.basename(png)]
-    with open(a.json, 'w', encoding='utf-8') as out:
-        json.dump(doc, out, indent=1)
-        out.write('\n')
-    print(f'\nJSON: {a.json}')
-    if err:
-        print(f'pool: no plot: {err} (redraw: {sys.argv[0]} --replot {a.json})',
-              file=sys.stderr)
-        return 1
-    print(f'plot: {png}')
-    return 0
+    return plot.write_report(a.json, doc, draw, 'pool', blank_line=True)
 
 
 if __name__ == '__main__':
