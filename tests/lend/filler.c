@@ -10,6 +10,14 @@
  *                             if every byte is as written
  *   filler file PATH MIB      write PATH with MIB of the pattern
  *   filler verify PATH        read PATH back; status 0 if every byte is right
+ *   filler pin DEV MIB STOPFILE
+ *                             short-term pins: until STOPFILE exists, write
+ *                             MIB of patterned anonymous memory to the block
+ *                             device DEV with O_DIRECT (the kernel pins the
+ *                             pages for each I/O) and read it back with
+ *                             O_DIRECT into a second region; print "P
+ *                             rounds=.. bad=.." (pages that differ from the
+ *                             pattern, in either region); status 0 if none
  *   filler alloc N SIZE MASK BATCH
  *                             N sleeping allocations of SIZE bytes below MASK
  *                             through debugfs mask_alloc/alloc, each timed;
@@ -144,6 +152,49 @@ static int verify(const char *path)
 	return n < 0 || bad ? 1 : 0;
 }
 
+static int pin(const char *dev, unsigned long mib, const char *stop)
+{
+	unsigned long pages = mib << 8, rounds = 0, bad = 0, off;
+	u64 *src, *dst;
+	int fd = open(dev, O_RDWR | O_DIRECT), i;
+
+	if (fd < 0) {
+		perror(dev);
+		return 2;
+	}
+	src = mmap(NULL, 2 * pages * PAGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (src == MAP_FAILED) {
+		perror("mmap");
+		return 2;
+	}
+	dst = src + pages * WORDS;
+	for (off = 0; off < pages; off++)
+		fill_page(src + off * WORDS, 3, off);
+	printf("pinning\n");
+	fflush(stdout);
+	while (access(stop, F_OK) && !bad) {
+		memset(dst, 0, pages * PAGE);
+		/* 1 MiB per I/O: each pins 256 pages while the device works */
+		for (off = 0; off < pages; off += 256)
+			for (i = 0; i < 2; i++) {
+				u64 *w = i ? dst : src;
+				ssize_t n = i ? pread(fd, w + off * WORDS, 256 * PAGE, off * PAGE) :
+						pwrite(fd, w + off * WORDS, 256 * PAGE, off * PAGE);
+
+				if (n != (ssize_t)(256 * PAGE)) {
+					perror(i ? "pread" : "pwrite");
+					return 2;
+				}
+			}
+		bad = check(src, pages, 3, 0) + check(dst, pages, 3, 0);
+		rounds++;
+	}
+	printf("P rounds=%lu bad=%lu\n", rounds, bad);
+	close(fd);
+	return bad ? 1 : 0;
+}
+
 static int cmp(const void *a, const void *b)
 {
 	long x = *(const long *)a, y = *(const long *)b;
@@ -210,10 +261,12 @@ int main(int argc, char **argv)
 		return file(argv[2], strtoul(argv[3], NULL, 0));
 	if (argc == 3 && !strcmp(argv[1], "verify"))
 		return verify(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "pin"))
+		return pin(argv[2], strtoul(argv[3], NULL, 0), argv[4]);
 	if (argc == 6 && !strcmp(argv[1], "alloc"))
 		return run_allocs(strtol(argv[2], NULL, 0), argv[3], argv[4],
 				  strtol(argv[5], NULL, 0));
 	fprintf(stderr, "usage: filler anon MIB GOFILE | file PATH MIB | verify PATH |\n"
-		"              alloc N SIZE MASK BATCH\n");
+		"              pin DEV MIB STOPFILE | alloc N SIZE MASK BATCH\n");
 	return 2;
 }

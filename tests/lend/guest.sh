@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of tests/lend/run (busybox sh, in /vmrun next to ./filler).
-# The guest has 2 GiB and "maskzone=512M,force maskzone_lend=on": every mask
+# The guest has 2 GiB and "maskzone=512M,force", lending on by default: every mask
 # allocation comes from the pool, which lends what it does not need.
 #
 # Prints "M <label> key=value..." figures, "A ..." lines of ./filler alloc,
@@ -16,6 +16,15 @@ ok() { if [ "$1" = 1 ]; then echo "ok - $2"; else echo "not ok - $2${3:+ ($3)}";
 t() { [ "$@" ] && echo 1 || echo 0; }
 
 snap boot
+# The lend and take-back events from here on, and the vmstat counters.
+t=/sys/kernel/tracing
+mount -t tracefs nodev $t 2>/dev/null
+echo 2048 >$t/buffer_size_kb
+echo >$t/trace
+echo 1 >$t/events/mask_alloc/mask_alloc_lend/enable
+echo 1 >$t/events/mask_alloc/mask_alloc_take_back/enable
+vs() { sed -n "s/^$1 //p" /proc/vmstat; }
+lends0=$(lv lends) taken00=$(lv taken_back) busy00=$(lv take_back_busy)
 lent=$(mi MaskPoolLent) pool=$(mi MaskPoolTotal)
 ok "$(t "$lent" -gt 0)" "lending is on at boot: $lent of $pool KiB lent" "MaskPoolLent $lent"
 ok "$(t "$(mi CmaTotal)" -eq "$lent")" "CmaTotal is the lent memory ($(mi CmaTotal) KiB)"
@@ -58,6 +67,45 @@ i=0
 while [ -e /tmp/go.check ] && [ $i -lt 600 ]; do sleep 0.2; i=$((i + 1)); done
 ok "$(t "$(grep -c '^anon check 1: 0 bad' /tmp/anon.out)" = 1)" "the anonymous memory is intact after the take-backs" "$(tail -n1 /tmp/anon.out)"
 
+# Short-term pins and writeback while take-backs run: a process writes
+# and reads 16 MiB of its anonymous memory to /dev/vda with O_DIRECT in a
+# loop (each I/O pins its pages), and another writes 96 MiB to a file on
+# ext2 on /dev/vdb with background writeback from the first dirty page,
+# while 200 sleeping 1 MiB allocations below 2^32, held 32 at a time, take
+# lent blocks back.  A block with a pinned or busy page must make the
+# take-back try another, not hang; every byte must survive.
+echo 1 >/proc/sys/vm/dirty_background_ratio
+echo 80 >/proc/sys/vm/dirty_ratio
+busy0=$(lv take_back_busy) taken0=$(lv taken_back)
+./filler pin /dev/vda 16 /tmp/stop.pin >/tmp/pin.out 2>&1 &
+pinner=$!
+mkdir -p /wb
+if mke2fs -q /dev/vdb >/tmp/mkfs.out 2>&1 && mount -t ext2 /dev/vdb /wb; then
+	./filler file /wb/f 96 &
+	writer=$!
+	i=0
+	while ! grep -q pinning /tmp/pin.out && [ $i -lt 300 ]; do sleep 0.2; i=$((i + 1)); done
+	r=$(./filler alloc 200 1048576 0xffffffff 32 | grep "^A")
+	echo "$r mask=0xffffffff hold=32 pins+writeback"
+	ok "$(t "$(echo "$r" | sed -n 's/.* fail=\([0-9]*\).*/\1/p')" = 0)" "200 sleeping 1 MiB allocations held 32 at a time beside pins and writeback: all succeed" "$r"
+	wait $writer
+	ok "$(t $? -eq 0)" "the file on ext2 was written beside the take-backs"
+	touch /tmp/stop.pin
+	wait $pinner
+	rc=$?
+	ok "$(t $rc -eq 0)" "O_DIRECT I/O through pinned pages kept every byte: $(grep '^P' /tmp/pin.out)" "status $rc: $(tail -n2 /tmp/pin.out | tr '\n' ' ')"
+	echo "M pins busy=$(( $(lv take_back_busy) - busy0 )) taken=$(( $(lv taken_back) - taken0 ))"
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	./filler verify /wb/f
+	ok "$(t $? -eq 0)" "the ext2 file reads back from the disk byte for byte after writeback and take-backs"
+	umount /wb
+else
+	touch /tmp/stop.pin
+	wait $pinner
+	ok 0 "an ext2 file system on /dev/vdb" "$(cat /tmp/mkfs.out)"
+fi
+
 # Memory offline of the block with the highest lent pageblock is refused.
 bs=$(cat /sys/devices/system/memory/block_size_bytes)
 top=$(sed -n 's/^highest_addr: //p' $d/summary)
@@ -84,6 +132,18 @@ ok "$(t $? -ne 0 -a "$(cat /proc/sys/vm/mask_alloc_lend)" = 0)" "vm.mask_alloc_l
 echo 1 >/proc/sys/vm/mask_alloc_lend
 snap on-again
 ok "$(t "$(mi MaskPoolLent)" -gt 0)" "switched on again, the pool lends again"
+# Every lend and take-back since the start is one event and one count.
+echo 0 >$t/events/mask_alloc/enable
+tok=$(grep -c 'mask_alloc_take_back: .* err=0 us=' $t/trace)
+tbusy=$(grep -c 'mask_alloc_take_back: .* err=-16 us=' $t/trace)
+tlend=$(grep -c 'mask_alloc_lend: pfn=' $t/trace)
+echo "M trace take_back_ok=$tok take_back_busy=$tbusy lend=$tlend lost=$(grep -c LOST $t/trace)"
+ok "$(t "$tok" -eq $(( $(lv taken_back) - taken00 )) -a "$tok" -gt 0)" "one mask_alloc_take_back event with err=0 per block taken back ($tok)"
+ok "$(t "$tbusy" -eq $(( $(lv take_back_busy) - busy00 )))" "one mask_alloc_take_back event with err=-EBUSY per busy block ($tbusy)"
+ok "$(t "$tlend" -eq $(( $(lv lends) - lends0 )) -a "$tlend" -gt 0)" "one mask_alloc_lend event per block lent ($tlend)"
+ok "$(t "$(vs mask_lend)" -eq "$(lv lends)" -a "$(vs mask_take_back)" -eq "$(lv taken_back)" -a "$(vs mask_take_back_busy)" -eq "$(lv take_back_busy)")" \
+	"/proc/vmstat mask_lend, mask_take_back, mask_take_back_busy count as debugfs lend does" \
+	"vmstat $(vs mask_lend)/$(vs mask_take_back)/$(vs mask_take_back_busy), debugfs $(lv lends)/$(lv taken_back)/$(lv take_back_busy)"
 touch /tmp/go
 wait $anon
 rc=$?
