@@ -6,8 +6,12 @@
 # The same with the reserve set to 0 by the sysctl, and the sysctl's
 # answers to bad input.
 # Output: "R <key>=<value> ..." per mask, "C <key> <value>" for the sysctl.
+# Lending is switched off first: the checks count every page of the pool,
+# and a lent block is not free (tests/lend and the mask_lend KUnit suite
+# check that atomic callers use the hot part while lending is on).
 d=/sys/kernel/debug/mask_alloc
 res=/proc/sys/vm/mask_alloc_reserve_kbytes
+echo 0 >/proc/sys/vm/mask_alloc_lend; echo "C lend_off $?"
 echo 0 >/proc/sys/vm/mask_alloc_timeout_ms
 # debugfs prints a line per allocation; keep the console quiet
 echo 1 >/proc/sys/kernel/printk
