@@ -156,7 +156,7 @@ static int pin(const char *dev, unsigned long mib, const char *stop)
 {
 	unsigned long pages = mib << 8, rounds = 0, bad = 0, off;
 	u64 *src, *dst;
-	int fd = open(dev, O_RDWR | O_DIRECT), i;
+	int fd = open(dev, O_RDWR | O_DIRECT);
 
 	if (fd < 0) {
 		perror(dev);
@@ -176,17 +176,15 @@ static int pin(const char *dev, unsigned long mib, const char *stop)
 	while (access(stop, F_OK) && !bad) {
 		memset(dst, 0, pages * PAGE);
 		/* 1 MiB per I/O: each pins 256 pages while the device works */
-		for (off = 0; off < pages; off += 256)
-			for (i = 0; i < 2; i++) {
-				u64 *w = i ? dst : src;
-				ssize_t n = i ? pread(fd, w + off * WORDS, 256 * PAGE, off * PAGE) :
-						pwrite(fd, w + off * WORDS, 256 * PAGE, off * PAGE);
+		for (off = 0; off < pages; off += 256) {
+			size_t len = 256 * PAGE;
 
-				if (n != (ssize_t)(256 * PAGE)) {
-					perror(i ? "pread" : "pwrite");
-					return 2;
-				}
+			if (pwrite(fd, src + off * WORDS, len, off * PAGE) != (ssize_t)len ||
+			    pread(fd, dst + off * WORDS, len, off * PAGE) != (ssize_t)len) {
+				perror("O_DIRECT I/O");
+				return 2;
 			}
+		}
 		bad = check(src, pages, 3, 0) + check(dst, pages, 3, 0);
 		rounds++;
 	}
