@@ -80,7 +80,9 @@ clean: ## remove the kernel objects and test logs (keeps the tree)
 distclean: ## remove build/ entirely
 	rm -rf build
 
-# The 0-day checks (scripts/check-style): checkpatch --strict, kernel-doc,
-# git am, sparse and W=1 by default; ARCHES=1, DISTRO=1, BISECT=1 on demand.
-check: tree ## checkpatch, kernel-doc, git am, sparse, W=1 (ARCHES=1 DISTRO=1 BISECT=1)
+# The 0-day checks (scripts/check-style): shellcheck and pyflakes on the
+# scripts, every profile's fragments (configure, no build), checkpatch
+# --strict, kernel-doc, git am, sparse and W=1 by default; ARCHES=1,
+# DISTRO=1, BISECT=1 on demand.
+check: tree ## shellcheck, pyflakes, fragments, checkpatch, kernel-doc, git am, sparse, W=1 (ARCHES=1 DISTRO=1 BISECT=1)
 	@scripts/check-style

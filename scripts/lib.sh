@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # Common settings for the maskalloc build scripts.  Source, do not run.
+# shellcheck shell=bash
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
 TREE=${TREE:-$BUILD/linux}              # extracted 6.12 tree, a git repository
 OBJ=${OBJ:-$BUILD/obj}         # out-of-tree kbuild output (O=)
 TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+# shellcheck disable=SC2034 # used by the scripts that source this
 PATCHES=$ROOT/patches          # the patch series (git format-patch) + series
 JOBS=${JOBS:-$(nproc)}
 
@@ -92,7 +94,7 @@ heartbeat_stop() {
 # inside a function COMMAND only when run_stage itself is not called in a
 # condition (if, ||, &&): such functions should check their steps.
 run_stage() {
-	local log= watch= tee= limit=0 what file rc=0 t0=$SECONDS el short to=1
+	local log='' watch='' tee='' limit=0 what file rc=0 t0=$SECONDS el short to=1
 	while [[ $# -gt 0 ]]; do
 		case $1 in
 		--log) log=$2; shift 2 ;;
@@ -150,6 +152,7 @@ _stage_abort() {
 }
 
 # The fragments every test kernel merges on top of tinyconfig, in order.
+# shellcheck disable=SC2034 # used by the scripts that source this
 TEST_FRAGMENTS="base maskalloc kunit edu iommu"
 
 # kmake ARGS...: make in the kernel tree, out of tree in $OBJ, with ccache.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Guest side of tests/disk/run (busybox sh, run by vm-run in /vmrun next to
 # the static diskpat binary).
 #
@@ -62,8 +63,10 @@ echo "cmdline: $(cat /proc/cmdline)"
 # 4 GiB: run diskpat on that node's CPUs, so that PIIX must bounce.
 pin=
 if [ -d /sys/devices/system/node/node1 ]; then
+	# shellcheck disable=SC2012 # sysfs names: nodeN
 	last=$(ls -d /sys/devices/system/node/node[0-9]* | tail -n 1)
 	pin="taskset -c $(cat "$last/cpulist")"
+	# shellcheck disable=SC2012 # sysfs names: nodeN
 	echo "numa: $(ls -d /sys/devices/system/node/node[0-9]* | wc -l) nodes, diskpat on ${last##*/} (CPUs $(cat "$last/cpulist"))"
 fi
 echo "swiotlb: nslabs $(val $tlb/io_tlb_nslabs), mask_alloc/bounce: $(val $bounce | tr '\n' ' ')"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Guest side of tests/lend/run (busybox sh, in /vmrun next to ./filler).
 # The guest has 2 GiB and "maskzone=512M,force", lending on by default: every mask
 # allocation comes from the pool, which lends what it does not need.
@@ -113,6 +114,7 @@ blk=$(( (top - 0x100000) / 0x$bs ))
 if [ -e /sys/devices/system/memory/memory$blk/state ]; then
 	lb=$(mi MaskPoolLent)
 	echo offline >/sys/devices/system/memory/memory$blk/state 2>/dev/null
+	# shellcheck disable=SC2320 # $? of the echo: the status of its write to a kernel file, what is checked
 	rc=$?
 	ok "$(t $rc -ne 0 -a "$(cat /sys/devices/system/memory/memory$blk/state)" = online)" "memory$blk (lent pool memory) refuses to go offline" "status $rc"
 	ok "$(t "$(mi MaskPoolLent)" -eq "$lb")" "the refused offline left the lent memory alone"
@@ -123,11 +125,13 @@ fi
 # The off switch takes everything back once the page cache is gone.
 rm -f /mnt/fill
 echo 0 >/proc/sys/vm/mask_alloc_lend
+# shellcheck disable=SC2320 # $? of the echo: the status of its write to a kernel file, what is checked
 ok "$(t $? -eq 0)" "vm.mask_alloc_lend=0 is accepted"
 snap off
 ok "$(t "$(mi MaskPoolLent)" -eq 0 -a "$(mi CmaTotal)" -eq 0)" "switched off, nothing stays lent" "lent $(mi MaskPoolLent) KiB"
 ok "$(t "$(mi MaskPoolFree)" -eq "$pool")" "the whole pool is free again ($(mi MaskPoolFree) of $pool KiB)"
 echo 2 >/proc/sys/vm/mask_alloc_lend 2>/dev/null
+# shellcheck disable=SC2320 # $? of the echo: the status of its write to a kernel file, what is checked
 ok "$(t $? -ne 0 -a "$(cat /proc/sys/vm/mask_alloc_lend)" = 0)" "vm.mask_alloc_lend refuses 2"
 echo 1 >/proc/sys/vm/mask_alloc_lend
 snap on-again

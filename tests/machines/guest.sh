@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Guest side of tests/machines/run (busybox sh, run by vm-run in /vmrun
 # next to the static diskpat binary of tests/disk).
 #
@@ -24,6 +25,7 @@ val() { if [ -r "$1" ]; then cat "$1"; else echo none; fi; }
 bval() { awk -v k="$1" '$1 == k { print $2 }' $bounce; }
 
 echo "R - cpus $(grep -c ^processor /proc/cpuinfo)"
+# shellcheck disable=SC2012 # sysfs names: nodeN
 echo "R - nodes $(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)"
 echo "R - nslabs $(val /sys/kernel/debug/swiotlb/io_tlb_nslabs)"
 echo "R - force $(grep -c 'swiotlb=[0-9,]*force' /proc/cmdline)"
@@ -34,10 +36,10 @@ pids=""
 for spec in "$@"; do
 	dev=${spec%%:*} seed=${spec#*:}
 	(
-		./diskpat write -d -n "$bytes" -s "$seed" "/dev/$dev" >w-$dev.out 2>&1
-		echo "$?" >w-$dev.rc
-		./diskpat verify -d -n "$bytes" -s "$seed" "/dev/$dev" >v-$dev.out 2>&1
-		echo "$?" >v-$dev.rc
+		./diskpat write -d -n "$bytes" -s "$seed" "/dev/$dev" >"w-$dev.out" 2>&1
+		echo "$?" >"w-$dev.rc"
+		./diskpat verify -d -n "$bytes" -s "$seed" "/dev/$dev" >"v-$dev.out" 2>&1
+		echo "$?" >"v-$dev.rc"
 	) &
 	pids="$pids $!"
 done
@@ -55,10 +57,10 @@ for p in $pids; do wait "$p"; done
 
 for spec in "$@"; do
 	dev=${spec%%:*}
-	cat v-$dev.out
-	echo "R $dev write_status $(cat w-$dev.rc)"
-	echo "R $dev verify_status $(cat v-$dev.rc)"
-	sed -n 's/.* bytes=\([0-9]*\) bad_bytes=\([0-9]*\).*/\1 \2/p' v-$dev.out | {
+	cat "v-$dev.out"
+	echo "R $dev write_status $(cat "w-$dev.rc")"
+	echo "R $dev verify_status $(cat "v-$dev.rc")"
+	sed -n 's/.* bytes=\([0-9]*\) bad_bytes=\([0-9]*\).*/\1 \2/p' "v-$dev.out" | {
 		read -r b bad
 		echo "R $dev verified ${b:-0}"
 		echo "R $dev bad_bytes ${bad:-none}"

@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+# shellcheck disable=SC3043 # busybox sh has local
 # Guest side of tests/mm-stress/run (busybox sh, run by vm-run in /vmrun
 # next to the static tools thp and diskpat).
 #
@@ -79,6 +81,7 @@ snap() {
 	eval "sa_$1=$(vm swiotlb_num_allocs) sf_$1=$(vm swiotlb_num_frees)"
 }
 # whole TAG: the pool is as at snap 0
+# shellcheck disable=SC2154 # free_0, misuse_0, dma... are set through eval
 whole() {
 	local free used pool mapu
 	sync
@@ -87,14 +90,14 @@ whole() {
 	[ -w $dbg/mask_alloc/bounce_shrink ] && echo 1 >$dbg/mask_alloc/bounce_shrink
 	echo "R dmatlb_$1 pools $(bv pools) grown $(bv grown) shrunk $(bv shrunk) grow_failed $(bv grow_failed)"
 	snap "$1"
-	pool=$(sv pool_bytes) free=$(eval echo \$free_$1) used=$(sv used_bytes)
+	pool=$(sv pool_bytes) free=$(eval echo "\$free_$1") used=$(sv used_bytes)
 	mapu=$(map_used)
 	echo "R pool_bytes_$1 $pool"
 	echo "R free_bytes_$1 $free"
 	check "$1: pool whole again (free_bytes $free_0 -> $free, pool_bytes $pool)" \
 		"$(yes [ "$free" = "$free_0" ])"
-	check "$1: no misuse (misuse $misuse_0 -> $(eval echo \$misuse_$1))" \
-		"$(yes [ "$(eval echo \$misuse_$1)" = "$misuse_0" ])"
+	check "$1: no misuse (misuse $misuse_0 -> $(eval echo "\$misuse_$1"))" \
+		"$(yes [ "$(eval echo "\$misuse_$1")" = "$misuse_0" ])"
 	eval "dma=\$((ma_$1 - ma_0)) dmf=\$((mf_$1 - mf_0))"
 	eval "dsa=\$((sa_$1 - sa_0)) dsf=\$((sf_$1 - sf_0))"
 	check "$1: vmstat mask_alloc +$dma == mask_free +$dmf" "$(yes [ "$dma" = "$dmf" ])"
@@ -115,24 +118,24 @@ whole() {
 
 # io_loop NAME DEV SEED: diskpat rounds until ./stop exists; prints an R line
 io_loop() {
-	local name=$1 dev=$2 seed=$3 r=0 wr=0 ver=0 werr=0 rerr=0 bad=0 opt st b bb
+	local name="$1" dev="$2" seed="$3" r=0 wr=0 ver=0 werr=0 rerr=0 bad=0 opt st b bb
 	while [ $r -eq 0 ] || [ ! -e stop ]; do
 		opt=-d
 		[ $((r % 2)) = 1 ] && opt=
-		if ./diskpat write $opt -n "$bytes" -s "$seed" "/dev/$dev" >/dev/null 2>>err.$name; then
+		if ./diskpat write $opt -n "$bytes" -s "$seed" "/dev/$dev" >/dev/null 2>>"err.$name"; then
 			wr=$((wr + bytes))
 			if brk corrupt && [ $r = 0 ] && [ "$name" = "$first" ]; then
 				dd if="/dev/$dev" of="/dev/$dev" bs=512 skip=10 seek=20 count=1 \
 					conv=notrunc,fsync 2>/dev/null
 			fi
-			./diskpat verify $opt -n "$bytes" -s "$seed" "/dev/$dev" >v.$name 2>>err.$name
+			./diskpat verify $opt -n "$bytes" -s "$seed" "/dev/$dev" >"v.$name" 2>>"err.$name"
 			st=$?
-			b=$(sed -n 's/.* bytes=\([0-9]*\) bad_bytes=\([0-9]*\).*/\1/p' v.$name)
-			bb=$(sed -n 's/.* bytes=\([0-9]*\) bad_bytes=\([0-9]*\).*/\2/p' v.$name)
+			b=$(sed -n 's/.* bytes=\([0-9]*\) bad_bytes=\([0-9]*\).*/\1/p' "v.$name")
+			bb=$(sed -n 's/.* bytes=\([0-9]*\) bad_bytes=\([0-9]*\).*/\2/p' "v.$name")
 			ver=$((ver + ${b:-0}))
 			if [ "${bb:-0}" != 0 ]; then
 				bad=$((bad + 1))
-				sed "s/^/$name: /" v.$name
+				sed "s/^/$name: /" "v.$name"
 			elif [ $st != 0 ]; then
 				rerr=$((rerr + 1))
 			fi
@@ -142,7 +145,7 @@ io_loop() {
 		seed=$((seed + 1)) r=$((r + 1))
 	done
 	echo "R io_$name rounds $r written $wr verified $ver write_errors $werr read_errors $rerr corrupt $bad"
-	sort err.$name 2>/dev/null | uniq -c | head -5 | sed "s/^/$name: /"
+	sort "err.$name" 2>/dev/null | uniq -c | head -5 | sed "s/^/$name: /"
 }
 
 # compact_loop: whole-system and per-node compaction until ./stop exists
@@ -199,9 +202,10 @@ devs="$*"
 THP_MIB=${THP_MIB:-128}
 
 # --- the machine: 2 CPUs on 2 NUMA nodes, memory blocks, THP ----------------
+# shellcheck disable=SC2012 # sysfs names: nodeN
 nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
 for nd in /sys/devices/system/node/node[0-9]*; do
-	echo "${nd##*/}: cpus $(cat $nd/cpulist), $(awk '/MemTotal/ { print $4, $5 }' $nd/meminfo)"
+	echo "${nd##*/}: cpus $(cat "$nd/cpulist"), $(awk '/MemTotal/ { print $4, $5 }' "$nd/meminfo")"
 done
 check "the guest sees 2 NUMA nodes (/sys/devices/system/node: $nodes)" "$(yes [ "$nodes" = 2 ])"
 ncpu=$(grep -c ^processor /proc/cpuinfo)
@@ -225,9 +229,10 @@ done
 # made top-down and can sit in the highest blocks of a node, reserved and
 # unmovable even there
 mov_blk=
-for d in $mem/memory[0-9]*; do
+for d in "$mem"/memory[0-9]*; do
 	b=${d##*memory}
-	[ "$(cat $d/state)" = online ] && [ "$(cat $d/valid_zones)" = Movable ] || continue
+	# shellcheck disable=SC2015 # continue unless both hold, as meant
+	[ "$(cat "$d/state")" = online ] && [ "$(cat "$d/valid_zones")" = Movable ] || continue
 	if [ -z "$mov_blk" ] || [ "$b" -lt "$mov_blk" ]; then mov_blk=$b; fi
 done
 echo "R pool_block ${pool_blk:-none} $([ -n "$pool_blk" ] && cat $mem/memory$pool_blk/valid_zones)"
@@ -238,7 +243,7 @@ check "a memory block is in ZONE_MOVABLE (movablecore=)" "$(yes [ -n "$mov_blk" 
 
 # offline_pool TAG: the pool block must refuse to go offline at once, EBUSY
 offline_pool() {
-	local lim=${OFFLINE_POOL_S:-20} st ms msg state why
+	local lim="${OFFLINE_POOL_S:-20}" st ms msg state why
 	[ -n "$pool_blk" ] || return 0
 	read -r st ms msg <<EOF
 $(offline "$pool_blk" "$lim")
@@ -263,13 +268,14 @@ rm -f stop
 t0=$(now_ms)
 for spec in $devs; do
 	name=${spec%%:*} rest=${spec#*:}
-	io_loop "$name" "${rest%%:*}" "${rest#*:}" >io.$name 2>&1 &
+	io_loop "$name" "${rest%%:*}" "${rest#*:}" >"io.$name" 2>&1 &
 done
 compact_loop >compact.out 2>&1 &
 thp_loop >thp.loop 2>&1 &
 if [ -n "${STRESS:-}" ]; then
 	tmo=$(cat /proc/sys/vm/mask_alloc_timeout_ms)
 	echo "${STRESS_TIMEOUT_MS:-200}" >/proc/sys/vm/mask_alloc_timeout_ms
+	# shellcheck disable=SC2320 # $? of the echo: the status of its write to a kernel file, what is checked
 	(echo "$STRESS" >$ma/stress; echo $? >stress.st) &
 fi
 brk warn && echo "WARNING: CPU: 0 PID: 1 at tests/mm-stress MM_BREAK=warn" >/dev/kmsg
@@ -283,16 +289,17 @@ if [ -n "$mov_blk" ]; then
 	read -r st ms msg <<EOF
 $(offline "$mov_blk" "$lim")
 EOF
-	state=$(cat $mem/memory$mov_blk/state) m1=$(memtotal)
+	state=$(cat "$mem/memory$mov_blk/state") m1=$(memtotal)
 	echo "R offline_movable block $mov_blk status $st ms $ms state $state memtotal $m0 $m1 msg $msg"
 	check "offline-movable: block $mov_blk went offline ($ms ms), MemTotal $m0 -> $m1 kB" \
 		"$(if [ "$st" = 0 ] && [ "$state" = offline ] && [ $((m0 - m1)) = $((bs / 1024)) ]; then echo 1; else echo 0; fi)" \
 		"status $st${msg:+: $msg}"
 	if [ "$state" = offline ]; then
-		echo online_movable >$mem/memory$mov_blk/state
+		echo online_movable >"$mem/memory$mov_blk/state"
+		# shellcheck disable=SC2320 # $? of the echo: the status of its write to a kernel file, what is checked
 		st=$?
-		state=$(cat $mem/memory$mov_blk/state) m2=$(memtotal)
-		check "offline-movable: block $mov_blk online again (status $st, $(cat $mem/memory$mov_blk/valid_zones)), MemTotal $m2 kB" \
+		state=$(cat "$mem/memory$mov_blk/state") m2=$(memtotal)
+		check "offline-movable: block $mov_blk online again (status $st, $(cat "$mem/memory$mov_blk/valid_zones")), MemTotal $m2 kB" \
 			"$(if [ "$st" = 0 ] && [ "$state" = online ] && [ "$m2" = "$m0" ]; then echo 1; else echo 0; fi)"
 	fi
 fi
@@ -335,10 +342,10 @@ if [ -n "${STRESS:-}" ]; then
 fi
 for spec in $devs; do
 	name=${spec%%:*}
-	cat io.$name
-	rounds=$(awk '$1 == "R" { print $4 }' io.$name)
-	ver=$(awk '$1 == "R" { print $8 }' io.$name)
-	bad=$(awk '$1 == "R" { print $14 }' io.$name)
+	cat "io.$name"
+	rounds=$(awk '$1 == "R" { print $4 }' "io.$name")
+	ver=$(awk '$1 == "R" { print $8 }' "io.$name")
+	bad=$(awk '$1 == "R" { print $14 }' "io.$name")
 	check "$name: ${ver:-0} bytes verified in ${rounds:-0} rounds, ${bad:-?} corrupt" \
 		"$(if [ "${bad:-x}" = 0 ] && [ "${ver:-0}" -gt 0 ]; then echo 1; else echo 0; fi)"
 done

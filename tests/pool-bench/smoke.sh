@@ -43,6 +43,7 @@ for bad in 0 100001 4294967296 -1 abc 10x "10 0" "10 22" "10 x" "10 3 1" ""; do
 		check "bad input '$bad' rejected" 0 "accepted"
 	else
 		grep -q 'Invalid argument' $tmp/err
+		# shellcheck disable=SC2181 # $? of the grep just above
 		check "bad input '$bad' rejected with EINVAL" "$([ $? = 0 ] && echo 1)" \
 			"$(cat $tmp/err)"
 	fi
@@ -60,9 +61,11 @@ free1=$(sed -n 's/^free_bytes: //p' $summary)
 cat $bench >$tmp/out
 sed 's/^/# /' $tmp/out
 
+# shellcheck disable=SC2086 # split "ITERS ROUNDS" into $1 $2 on purpose
 set -- $args
 iters=$1 rounds=${2:-5}
 head -n 1 $tmp/out | grep -qE "^# iterations $iters rounds $rounds clock_ns [1-9][0-9]* pool_free_pages_before [0-9]+ pool_free_pages_after [0-9]+ error 0\$"
+# shellcheck disable=SC2181 # $? of the grep just above
 check "header line" "$([ $? = 0 ] && echo 1)" "$(head -n 1 $tmp/out)"
 
 # One line per path and size, every number positive, alloc_pages' ratio 1.

@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+# shellcheck disable=SC2320 # $? after an echo: the status of its write to a kernel file, what is checked
 # Guest side of tests/reserve/run (busybox sh).  The pool is 64 MiB
 # (maskzone=64M,force).  For each mask: fill the pool below it with
 # blocking (GFP_KERNEL) allocations through debugfs until they fail, then
@@ -33,8 +35,8 @@ fill() {
 round() {
 	m=$(printf '0x%x' $(( (1 << $1) - 1 )))
 	before=$(free_kb)
-	b=$(fill $m)
-	a=$(fill $m atomic)
+	b=$(fill "$m")
+	a=$(fill "$m" atomic)
 	echo all >$d/free
 	echo "R label=$2 bits=$1 mask=$m reserve_kb=$(cat $res) free_kb=$before blocking=$b atomic=$a free_after_kb=$(free_kb)"
 }

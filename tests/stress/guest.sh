@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+# shellcheck disable=SC3043 # busybox sh has local
 # Guest side of tests/stress/run (busybox sh, run by vm-run in /vmrun next
 # to the static diskpat binary of tests/disk).
 #
@@ -77,6 +79,7 @@ snap() {
 }
 
 # whole TAG: the pool is as at snap 0, checked against snap TAG
+# shellcheck disable=SC2154 # free_0, misuse_0, dma... are set through eval
 whole() {
 	local free used pool mapu
 	sync
@@ -85,14 +88,14 @@ whole() {
 	[ -w $dbg/mask_alloc/bounce_shrink ] && echo 1 >$dbg/mask_alloc/bounce_shrink
 	echo "R dmatlb_$1 pools $(bv pools) grown $(bv grown) shrunk $(bv shrunk) grow_failed $(bv grow_failed)"
 	snap "$1"
-	pool=$(sv pool_bytes) free=$(eval echo \$free_$1) used=$(sv used_bytes)
+	pool=$(sv pool_bytes) free=$(eval echo "\$free_$1") used=$(sv used_bytes)
 	mapu=$(map_used)
 	echo "R pool_bytes_$1 $pool"
 	echo "R free_bytes_$1 $free"
 	check "$1: pool whole again (free_bytes $free_0 -> $free, pool_bytes $pool)" \
 		"$(yes [ "$free" = "$free_0" ])"
-	check "$1: no misuse (misuse $misuse_0 -> $(eval echo \$misuse_$1))" \
-		"$(yes [ "$(eval echo \$misuse_$1)" = "$misuse_0" ])"
+	check "$1: no misuse (misuse $misuse_0 -> $(eval echo "\$misuse_$1"))" \
+		"$(yes [ "$(eval echo "\$misuse_$1")" = "$misuse_0" ])"
 	eval "dma=\$((ma_$1 - ma_0)) dmf=\$((mf_$1 - mf_0))"
 	eval "dsa=\$((sa_$1 - sa_0)) dsf=\$((sf_$1 - sf_0))"
 	check "$1: vmstat mask_alloc +$dma == mask_free +$dmf" "$(yes [ "$dma" = "$dmf" ])"
@@ -113,24 +116,24 @@ whole() {
 
 # io_loop NAME DEV SEED: rounds until ./stop exists; prints R lines
 io_loop() {
-	local name=$1 dev=$2 seed=$3 r=0 wr=0 ver=0 werr=0 rerr=0 bad=0 opt st b bb
+	local name="$1" dev="$2" seed="$3" r=0 wr=0 ver=0 werr=0 rerr=0 bad=0 opt st b bb
 	while [ $r -eq 0 ] || [ ! -e stop ]; do
 		opt=-d
 		[ $((r % 2)) = 1 ] && opt=
-		if ./diskpat write $opt -n "$bytes" -s "$seed" "/dev/$dev" >/dev/null 2>>err.$name; then
+		if ./diskpat write $opt -n "$bytes" -s "$seed" "/dev/$dev" >/dev/null 2>>"err.$name"; then
 			wr=$((wr + bytes))
 			if [ "${STRESS_BREAK:-}" = corrupt ] && [ $r = 0 ] && [ "$name" = "$first" ]; then
 				dd if="/dev/$dev" of="/dev/$dev" bs=512 skip=10 seek=20 count=1 \
 					conv=notrunc,fsync 2>/dev/null
 			fi
-			./diskpat verify $opt -n "$bytes" -s "$seed" "/dev/$dev" >v.$name 2>>err.$name
+			./diskpat verify $opt -n "$bytes" -s "$seed" "/dev/$dev" >"v.$name" 2>>"err.$name"
 			st=$?
-			b=$(sed -n 's/.* bytes=\([0-9]*\) bad_bytes=\([0-9]*\).*/\1/p' v.$name)
-			bb=$(sed -n 's/.* bytes=\([0-9]*\) bad_bytes=\([0-9]*\).*/\2/p' v.$name)
+			b=$(sed -n 's/.* bytes=\([0-9]*\) bad_bytes=\([0-9]*\).*/\1/p' "v.$name")
+			bb=$(sed -n 's/.* bytes=\([0-9]*\) bad_bytes=\([0-9]*\).*/\2/p' "v.$name")
 			ver=$((ver + ${b:-0}))
 			if [ "${bb:-0}" != 0 ]; then
 				bad=$((bad + 1))
-				sed "s/^/$name: /" v.$name
+				sed "s/^/$name: /" "v.$name"
 			elif [ $st != 0 ]; then
 				rerr=$((rerr + 1))
 			fi
@@ -140,7 +143,7 @@ io_loop() {
 		seed=$((seed + 1)) r=$((r + 1))
 	done
 	echo "R io_$name rounds $r written $wr verified $ver write_errors $werr read_errors $rerr corrupt $bad"
-	sort err.$name 2>/dev/null | uniq -c | head -5 | sed "s/^/$name: /"
+	sort "err.$name" 2>/dev/null | uniq -c | head -5 | sed "s/^/$name: /"
 }
 
 fail_arm() { # probability
@@ -172,13 +175,14 @@ if [ "${FAIL:-}" = 1 ]; then
 fi
 for spec in $devs; do
 	name=${spec%%:*} rest=${spec#*:}
-	io_loop "$name" "${rest%%:*}" "${rest#*:}" >io.$name 2>&1 &
+	io_loop "$name" "${rest%%:*}" "${rest#*:}" >"io.$name" 2>&1 &
 done
 if [ -n "${STRESS:-}" ]; then
 	# GFP_KERNEL requests of the stress wait this long at most
 	tmo=$(cat /proc/sys/vm/mask_alloc_timeout_ms)
 	echo "${STRESS_TIMEOUT_MS:-200}" >/proc/sys/vm/mask_alloc_timeout_ms
 	echo "$STRESS" >$ma/stress
+	# shellcheck disable=SC2320 # $? of the echo: the status of its write to a kernel file, what is checked
 	st=$?
 	echo "$tmo" >/proc/sys/vm/mask_alloc_timeout_ms
 	sed 's/^/R stress_/' $ma/stress
@@ -206,10 +210,10 @@ echo "R injected $inj"
 [ "${FAIL:-}" = 1 ] && check "faults were injected ($inj)" "$(yes [ "$inj" -gt 0 ])"
 for spec in $devs; do
 	name=${spec%%:*}
-	cat io.$name
-	rounds=$(awk '$1 == "R" { print $4 }' io.$name)
-	ver=$(awk '$1 == "R" { print $8 }' io.$name)
-	bad=$(awk '$1 == "R" { print $14 }' io.$name)
+	cat "io.$name"
+	rounds=$(awk '$1 == "R" { print $4 }' "io.$name")
+	ver=$(awk '$1 == "R" { print $8 }' "io.$name")
+	bad=$(awk '$1 == "R" { print $14 }' "io.$name")
 	check "$name: ${ver:-0} bytes verified in ${rounds:-0} rounds, ${bad:-?} corrupt" \
 		"$(if [ "${bad:-x}" = 0 ] && [ "${ver:-0}" -gt 0 ]; then echo 1; else echo 0; fi)"
 done
@@ -219,9 +223,9 @@ if [ "${FAIL:-}" = 1 ]; then
 	for spec in $devs; do
 		name=${spec%%:*} rest=${spec#*:}
 		./diskpat write -d -n "$bytes" -s 98 "/dev/${rest%%:*}" >/dev/null 2>&1 &&
-			./diskpat verify -d -n "$bytes" -s 98 "/dev/${rest%%:*}" >v.$name 2>&1
+			./diskpat verify -d -n "$bytes" -s 98 "/dev/${rest%%:*}" >"v.$name" 2>&1
 		st=$?
-		cat v.$name 2>/dev/null
+		cat "v.$name" 2>/dev/null
 		why=""
 		[ $st != 0 ] && why=$(dmesg | grep -E 'ata[0-9.]*: (disable device|revalidation failed)' | tail -n 2 | tr '\n' ' ')
 		check "faults off: $name: write and verify pass again" "$(yes [ $st = 0 ])" "$why"
@@ -251,6 +255,7 @@ if [ "${EXHAUST:-}" = 1 ]; then
 	echo 500 >/proc/sys/vm/mask_alloc_timeout_ms
 	w0=$(vm mask_wait) a=$(now_ms)
 	echo "4096 0xffffffff" >$ma/alloc 2>/dev/null
+	# shellcheck disable=SC2320 # $? of the echo: the status of its write to a kernel file, what is checked
 	st=$? b=$(now_ms)
 	echo "R timeout_ms 500 waited_ms $((b - a)) mask_wait_jiffies $(($(vm mask_wait) - w0))"
 	check "exhaust: GFP_KERNEL fails after the 500 ms timeout (took $((b - a)) ms, status $st)" \
@@ -258,6 +263,7 @@ if [ "${EXHAUST:-}" = 1 ]; then
 
 	# a waiter is woken by a free and succeeds
 	echo 30000 >/proc/sys/vm/mask_alloc_timeout_ms
+	# shellcheck disable=SC2320 # $? of the echo: the status of its write to a kernel file, what is checked
 	(a=$(now_ms); echo "8192 0xffffffff" >$ma/alloc 2>/dev/null; echo "$? $(($(now_ms) - a))" >waiter) &
 	sleep 2
 	w=$(awk 'NR == 1 { print $1 }' $ma/allocations)
@@ -279,8 +285,8 @@ if [ "${EXHAUST:-}" = 1 ]; then
 	for spec in $devs; do
 		name=${spec%%:*} rest=${spec#*:}
 		(
-			./diskpat write -d -n 1048576 -s 77 "/dev/${rest%%:*}" >/dev/null 2>full.$name
-			echo "write $?" >fullst.$name
+			./diskpat write -d -n 1048576 -s 77 "/dev/${rest%%:*}" >/dev/null 2>"full.$name"
+			echo "write $?" >"fullst.$name"
 		) &
 	done
 	# Keep the mask pool full for at most 5 s: an AHCI write error makes
@@ -293,14 +299,14 @@ if [ "${EXHAUST:-}" = 1 ]; then
 		i=$((i + 1))
 		done_all=1
 		for spec in $devs; do
-			[ -e fullst.${spec%%:*} ] || done_all=0
+			[ -e "fullst.${spec%%:*}" ] || done_all=0
 		done
 		[ $done_all = 1 ] && break
 	done
 	echo "R full_pool_seconds $i"
 	for spec in $devs; do
 		name=${spec%%:*}
-		echo "R full_$name $(cat fullst.$name 2>/dev/null || echo still-waiting)"
+		echo "R full_$name $(cat "fullst.$name" 2>/dev/null || echo still-waiting)"
 	done
 	echo "R full_pool_grow_failed $(($(bv grow_failed) - g0))"
 	echo all >$ma/free
@@ -308,17 +314,17 @@ if [ "${EXHAUST:-}" = 1 ]; then
 	wait
 	for spec in $devs; do
 		name=${spec%%:*} rest=${spec#*:}
-		read -r _ st <fullst.$name
+		read -r _ st <"fullst.$name"
 		if [ "$st" = 0 ]; then
-			./diskpat verify -d -n 1048576 -s 77 "/dev/${rest%%:*}" >v.$name 2>&1
+			./diskpat verify -d -n 1048576 -s 77 "/dev/${rest%%:*}" >"v.$name" 2>&1
 			vst=$?
-			cat v.$name
+			cat "v.$name"
 			check "exhaust: $name: the write while the mask pool was full completed; data correct" \
 				"$(yes [ $vst = 0 ])"
 		else
 			bb=$(./diskpat verify -d -n 1048576 -s 77 "/dev/${rest%%:*}" 2>&1 |
 				sed -n 's/.* bad_bytes=\([0-9]*\).*/\1/p')
-			echo "$name: write failed ($(head -1 full.$name)); the data is undefined"
+			echo "$name: write failed ($(head -1 "full.$name")); the data is undefined"
 			check "exhaust: $name: the write while the mask pool was full reported an error" 1
 		fi
 	done
@@ -326,9 +332,9 @@ if [ "${EXHAUST:-}" = 1 ]; then
 	for spec in $devs; do
 		name=${spec%%:*} rest=${spec#*:}
 		./diskpat write -d -n "$bytes" -s 99 "/dev/${rest%%:*}" >/dev/null &&
-			./diskpat verify -d -n "$bytes" -s 99 "/dev/${rest%%:*}" >v.$name
+			./diskpat verify -d -n "$bytes" -s 99 "/dev/${rest%%:*}" >"v.$name"
 		st=$?
-		cat v.$name
+		cat "v.$name"
 		check "recovered: $name: write and verify pass" "$(yes [ $st = 0 ])"
 	done
 	whole recovered

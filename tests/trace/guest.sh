@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+# shellcheck disable=SC2320 # $? after an echo: the status of its write to a kernel file, what is checked
 # Guest side of tests/trace/run (busybox sh).  Enables the mask_alloc
 # trace events, makes each of them happen once or more, and prints the
 # trace buffer, /proc/meminfo's pool lines, the pool summary and what the
@@ -22,6 +24,7 @@ sys=/proc/sys/vm/mask_alloc_timeout_ms
 mount -t tracefs nodev $t 2>/dev/null
 [ -d $t/events ] || { echo "error: no tracefs events in $t"; exit 1; }
 [ -d $t/events/mask_alloc ] || { echo "error: no $t/events/mask_alloc"; exit 1; }
+# shellcheck disable=SC2012 # tracefs names: event names
 ls $t/events/mask_alloc | sed 's/^/L /'
 
 summary() { sed 's/^/S /' $d/summary; }

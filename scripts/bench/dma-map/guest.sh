@@ -89,6 +89,7 @@ for r in $(seq "$reps"); do
 		fi
 		m=$(echo "$out" | sed -n 's/^average map latency(us):\([0-9.]*\) standard deviation:\([0-9.]*\)$/\1 \2/p')
 		u=$(echo "$out" | sed -n 's/^average unmap latency(us):\([0-9.]*\) standard deviation:\([0-9.]*\)$/\1 \2/p')
+		# shellcheck disable=SC2015 # the error when either is empty, as meant
 		[ -n "$m" ] && [ -n "$u" ] || { echo "error: cannot parse: $out"; exit 1; }
 		echo "sample $r $b $g $t $m $u"
 	done
@@ -108,6 +109,7 @@ for r in $(seq "$knob_rounds"); do
 		res=$(cat $knob)
 		w=$(echo "$res" | sed -n '1s/.* wall_ns \([0-9]*\) ns_per_pair \([0-9.]*\)$/\2 \1/p')
 		th=$(echo "$res" | sed -n 's/^thread [0-9]* ns [0-9]* ns_per_pair \([0-9.]*\)$/\1/p' | tr '\n' ' ')
+		# shellcheck disable=SC2015 # the error when either is empty, as meant
 		[ -n "$w" ] && [ -n "$th" ] || { echo "error: cannot parse: $res"; exit 1; }
 		echo "knob $r $s $t $w $th"
 	done

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Guest side of scripts/bench/lend/run (busybox sh, in /vmrun next to
 # ./filler, tests/lend/filler.c).
 #
@@ -28,7 +29,7 @@ if [ "$mode" != stock ]; then
 	for spec in 32:32 30:32 24:8; do
 		b=${spec%:*} k=${spec#*:}
 		echo "R bits=$b batch=$k"
-		./filler alloc "$n" 1048576 $(printf '0x%x' $(( (1 << b) - 1 ))) "$k"
+		./filler alloc "$n" 1048576 "$(printf '0x%x' $(( (1 << b) - 1 )))" "$k"
 	done
 	snap allocs
 fi
@@ -37,4 +38,4 @@ f=$?
 touch /tmp/go
 wait $anon
 echo "V file=$f anon=$? $(cat /tmp/verify.out) $(tail -n1 /tmp/anon.out)"
-echo done
+echo "done"
