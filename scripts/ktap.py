@@ -4,7 +4,8 @@
 
   ktap.py scan  LOG [--allow-warning RE]... [--vmlinux F]
                     kernel problems (panic, Oops, BUG, unexpected WARNING,
-                    KASAN, lockdep, bad page, DMA-API)
+                    KASAN, lockdep, bad page, DMA-API, hung task, RCU
+                    stall, lockup)
   ktap.py parse LOG [--results FILE] [--vmlinux F] [--tree DIR] [--verbose]
                     KUnit results
 
@@ -99,6 +100,13 @@ PROBLEMS = REPORTS + [
     (re.compile(r'\bUBSAN: '), 'UBSAN report'),
     (re.compile(r'Unable to handle kernel'), 'bad kernel access'),
     (re.compile(r'^WARNING: '), 'WARNING'),
+    # The watchdogs: a task blocked for too long, an RCU grace period that
+    # stalled, a CPU stuck with interrupts off (soft lockups and
+    # workqueue lockups say "BUG:" and are caught above).
+    (re.compile(r'^INFO: task \S+ blocked for more than \d+ seconds'), 'hung task'),
+    (re.compile(r'\brcu: INFO: \S+ (self-)?detected stalls?\b|\brcu_\w+ detected stalls? on'),
+     'RCU stall'),
+    (re.compile(r'Watchdog detected hard LOCKUP'), 'hard lockup'),
 ]
 
 

@@ -224,6 +224,12 @@ class Scan(unittest.TestCase):
         found = ktap.scan(log('warn_unexpected.log'), [r'mask_alloc\.c'])
         self.assertEqual(len(found), 1)
 
+    def test_watchdogs(self):
+        # hung tasks, RCU stalls and lockups fail the scan; RCU's boot
+        # lines and other "INFO:" lines do not
+        kinds = [k for _, k, _ in ktap.scan(log('watchdogs.log'), ['.'])]
+        self.assertEqual(kinds, ['hung task', 'RCU stall', 'RCU stall', 'BUG', 'hard lockup'])
+
     def test_crash_kinds(self):
         kinds = [k for _, k, _ in ktap.scan(log('crash.log'))]
         self.assertEqual(kinds, ['BUG', 'Oops', 'kernel panic'])
