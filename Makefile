@@ -76,8 +76,9 @@ reset-tree: ## throw away local commits and edits in build/linux and re-apply
 	 git -C build/linux reset -q --hard base; rm -f build/tree.stamp; \
 	 scripts/prepare-tree
 
-clean: ## remove the kernel objects and test logs (keeps the tree)
-	rm -rf build/obj build/*.stamp build/test build/initramfs.cpio.gz
+clean: ## remove what builds, tests and benchmarks left (keeps the tree and build/deps.log)
+	rm -rf build/obj build/obj-* build/obj.* build/*.stamp build/test build/test-* \
+		build/bench build/check-fragments build/initramfs* build/tools
 
 distclean: ## remove build/ entirely
 	rm -rf build
