@@ -8,6 +8,9 @@
                     stall, lockup)
   ktap.py parse LOG [--results FILE] [--vmlinux F] [--tree DIR] [--verbose]
                     KUnit results
+  ktap.py tap   LOG
+                    a test's own KTAP output (tests/ktap_helpers.sh,
+                    tests/ktap_out.py): prints "PASSED FAILED SKIPPED"
 
 `parse` reads the KTAP output with the kernel's own parser
 (DIR/tools/testing/kunit/kunit_parser.py, as `kunit.py parse` does; DIR is
@@ -38,6 +41,22 @@ the test kernels leave out (DWARF5 costs about +12% CPU time to build and
 +470 MB per object directory, and the distro profile turns it off): build
 with a fragment holding CONFIG_DEBUG_INFO_DWARF5=y in EXTRA_CONFIG to get
 it.  A scan with --vmlinux shows the reports in the same way.
+
+`tap` validates the KTAP stream that a test script printed (its log under
+make test): a "TAP version" (or "KTAP version") header, results numbered
+1, 2, 3... in order, one plan ("1..N") before the first result or after
+the last that matches their count, a "# Totals:" line that agrees with
+them, and, when the stream ends with a "NAME: N passed, N failed[, N
+skipped]" line, that line agreeing too.  Zero cases, no plan (a test that
+stopped midway), a "Bail out!" or a second plan fail it.  A "# SKIP"
+result counts as skipped.  Indented lines (subtests) and lines of any
+other form are not results.  When a log holds several streams, the last
+one is checked (from the last header on): a host script that runs a guest
+script relays the guest's cases into its own stream (ktap_relay), with
+the guest's other lines as "# " lines, so that its log has one stream,
+and the smoke check of the KUnit boot is the last stream of its vm-run
+output.  It prints "PASSED FAILED SKIPPED" of that stream, and each
+problem on stderr; exit 1 on any problem.
 
 A test declares that it provokes a warning on purpose by printing, before
 it does so, a console line containing
@@ -438,6 +457,76 @@ def show_log(log, hidden):
     return out
 
 
+TAP_HEADER = re.compile(r'^K?TAP version \d+\s*$')
+TAP_RESULT = re.compile(r'^(ok|not ok)\b(?: (\d+))?(.*)$')
+TAP_PLAN = re.compile(r'^1\.\.(\d+)\b')
+TAP_TOTALS = re.compile(r'^# Totals: pass:(\d+) fail:(\d+) xfail:(\d+) xpass:(\d+) skip:(\d+) error:(\d+)\s*$')
+TAP_SUMMARY = re.compile(r'^\S+: (\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$')
+TAP_SKIP = re.compile(r'\s#\s*SKIP\b', re.I)
+
+
+def tap(text):
+    """Validate a test's KTAP stream (the last one in text).  Returns
+    ((passed, failed, skipped), problems)."""
+    lines = [strip(x) for x in text.splitlines()]
+    starts = [i for i, x in enumerate(lines) if TAP_HEADER.match(x)]
+    if not starts:
+        return (0, 0, 0), ['no "TAP version" header: not a KTAP stream']
+    problems = []
+    p = f = s = 0
+    n = 0
+    plans = []          # (line index, count, results before it)
+    totals = summary = None
+    for i, line in enumerate(lines[starts[-1] + 1:], starts[-1] + 1):
+        m = TAP_RESULT.match(line)
+        if m:
+            n += 1
+            if m[2] is None or int(m[2]) != n:
+                problems.append('result %d is numbered %s: %s' % (n, m[2] or 'nothing', line))
+            if TAP_SKIP.search(m[3]):
+                s += 1
+            elif m[1] == 'ok':
+                p += 1
+            else:
+                f += 1
+            continue
+        m = TAP_PLAN.match(line)
+        if m:
+            plans.append((i, int(m[1]), n))
+            continue
+        m = TAP_TOTALS.match(line)
+        if m:
+            totals = [int(x) for x in m.groups()]
+            continue
+        if line.startswith('Bail out!'):
+            problems.append('the test bailed out: ' + line)
+            continue
+        m = TAP_SUMMARY.match(line)
+        if m:
+            summary = (int(m[1]), int(m[2]), int(m[3] or 0))
+    if not plans:
+        problems.append('no plan ("1..N"): the test stopped before its end?')
+    elif len(plans) > 1:
+        problems.append('%d plans (lines %s)' % (len(plans), ', '.join(str(i + 1) for i, _, _ in plans)))
+    else:
+        _, count, before = plans[0]
+        if before not in (0, n):
+            problems.append('the plan comes after %d of %d results: neither first nor last' % (before, n))
+        if count != n:
+            problems.append('the plan says %d cases, %d ran' % (count, n))
+    if n == 0:
+        problems.append('no test case ran')
+    if totals is None:
+        problems.append('no "# Totals:" line')
+    elif totals != [p, f, 0, 0, s, 0]:
+        problems.append('"# Totals: pass:%d fail:%d xfail:%d xpass:%d skip:%d error:%d" disagrees with '
+                        'the results: pass:%d fail:%d skip:%d' % tuple(totals + [p, f, s]))
+    if summary is not None and summary != (p, f, s):
+        problems.append('the summary line says %d passed, %d failed, %d skipped; the results: %d, %d, %d'
+                        % (summary + (p, f, s)))
+    return (p, f, s), problems
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest='cmd', required=True)
@@ -448,13 +537,27 @@ def main(argv=None):
     p.add_argument('log')
     p.add_argument('--results')
     p.add_argument('--verbose', action='store_true', help="also print kunit_parser's own report")
+    t = sub.add_parser('tap')
+    t.add_argument('log')
     for x in (s, p):
         x.add_argument('--vmlinux', help='the booted kernel, to decode crash reports')
         x.add_argument('--tree', help='kernel source tree (default: $TREE, else build/linux)')
     a = ap.parse_args(argv)
+    try:
+        with open(a.log, errors='replace') as f:
+            text = f.read()
+    except OSError as e:
+        if a.cmd != 'tap':
+            raise
+        text = ''
+        print('%s: %s' % (a.log, e.strerror), file=sys.stderr)
+    if a.cmd == 'tap':
+        counts, problems = tap(text)
+        print('%d %d %d' % counts)
+        for x in problems:
+            print('%s: %s' % (a.log, x), file=sys.stderr)
+        return 1 if problems else 0
     tree = a.tree or default_tree()
-    with open(a.log, errors='replace') as f:
-        text = f.read()
 
     if a.cmd == 'scan':
         found = scan(text, a.allow_warning)

@@ -429,3 +429,194 @@ class CliFailures(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class Tap(unittest.TestCase):
+    """`ktap.py tap`: a test script's own KTAP stream (tests/ktap_helpers.sh,
+    tests/ktap_out.py)."""
+    def tap(self, name):
+        return ktap.tap(log(name))
+
+    def test_good_stream_counts_pass_fail_skip(self):
+        self.assertEqual(self.tap('tap_good.log'), ((2, 1, 1), []))
+
+    def test_plan_first_is_fine(self):
+        self.assertEqual(self.tap('tap_plan_first.log'), ((2, 0, 0), []))
+
+    def test_missing_plan_fails(self):
+        counts, problems = self.tap('tap_no_plan.log')
+        self.assertEqual(counts, (2, 0, 0))
+        self.assertTrue(any('no plan' in p for p in problems), problems)
+
+    def test_zero_cases_fail(self):
+        counts, problems = self.tap('tap_zero.log')
+        self.assertEqual(counts, (0, 0, 0))
+        self.assertIn('no test case ran', problems)
+
+    def test_misnumbered_results_fail(self):
+        counts, problems = self.tap('tap_misnumbered.log')
+        self.assertEqual(counts, (3, 0, 0))
+        self.assertTrue(any('result 2 is numbered 3' in p for p in problems), problems)
+        self.assertTrue(any('result 3 is numbered nothing' in p for p in problems), problems)
+
+    def test_plan_that_does_not_match_fails(self):
+        _, problems = self.tap('tap_plan_mismatch.log')
+        self.assertIn('the plan says 3 cases, 2 ran', problems)
+
+    def test_plan_in_the_middle_fails(self):
+        _, problems = self.tap('tap_plan_middle.log')
+        self.assertTrue(any('neither first nor last' in p for p in problems), problems)
+
+    def test_totals_and_summary_must_agree(self):
+        counts, problems = self.tap('tap_bad_totals.log')
+        self.assertEqual(counts, (1, 1, 0))
+        self.assertTrue(any(p.startswith('"# Totals: pass:2') for p in problems), problems)
+        self.assertTrue(any(p.startswith('the summary line says') for p in problems), problems)
+
+    def test_missing_totals_fails(self):
+        _, problems = ktap.tap('TAP version 13\nok 1 a\n1..1\n')
+        self.assertEqual(problems, ['no "# Totals:" line'])
+
+    def test_no_header_fails(self):
+        counts, problems = self.tap('tap_no_header.log')
+        self.assertEqual(counts, (0, 0, 0))
+        self.assertTrue(problems and 'header' in problems[0], problems)
+
+    def test_bail_out_fails(self):
+        _, problems = self.tap('tap_bail.log')
+        self.assertTrue(any('bailed out' in p for p in problems), problems)
+
+    def test_last_stream_is_checked(self):
+        self.assertEqual(self.tap('tap_two_streams.log'), ((1, 1, 0), []))
+
+    def test_cli(self):
+        r = run_cli('tap', os.path.join(HERE, 'logs', 'tap_good.log'))
+        self.assertEqual((r.returncode, r.stdout, r.stderr), (0, '2 1 1\n', ''))
+        r = run_cli('tap', os.path.join(HERE, 'logs', 'tap_no_plan.log'))
+        self.assertEqual((r.returncode, r.stdout), (1, '2 0 0\n'))
+        self.assertIn('tap_no_plan.log: no plan', r.stderr)
+        r = run_cli('tap', os.path.join(HERE, 'logs', 'no-such.log'))
+        self.assertEqual((r.returncode, r.stdout), (1, '0 0 0\n'))
+        self.assertIn('no-such.log', r.stderr)
+
+
+HELPERS = os.path.join(HERE, '..', 'ktap_helpers.sh')
+
+
+class Helpers(unittest.TestCase):
+    """tests/ktap_helpers.sh under every shell that runs it (bash on the
+    host, busybox sh in the guest; dash as a stand-in for any POSIX sh) and
+    tests/ktap_out.py print streams that `ktap.py tap` accepts."""
+    SCRIPT = textwrap.dedent('''\
+        . "$HELPERS"
+        ktap_header demo
+        ktap_check 1 "first"
+        ktap_check 0 "second" "a detail"
+        ktap_check "" "third" "line one
+        line two"
+        ktap_skip "fourth" "no device"
+        ktap_check 1 "a description
+        on two lines"
+        ktap_diag "a diagnostic"
+        ktap_relay "$GUEST"; echo "# relay status $?"
+        ktap_relay "$BROKEN"; echo "# relay status $?"
+        ktap_finish; echo "# finish status $?"
+        ''')
+    GUEST = textwrap.dedent('''\
+        TAP version 13
+        # guest
+        ok 1 guest one
+        R key value
+        not ok 2 guest two # why
+        ok 3 guest three # SKIP nothing to do
+        1..3
+        # Totals: pass:1 fail:1 xfail:0 xpass:0 skip:1 error:0
+        guest: 1 passed, 1 failed, 1 skipped
+        ''')
+    WANT = textwrap.dedent('''\
+        TAP version 13
+        # demo
+        ok 1 first
+        not ok 2 second # a detail
+        not ok 3 third # line one
+        # line two
+        ok 4 fourth # SKIP no device
+        ok 5 a description on two lines
+        # a diagnostic
+        # TAP version 13
+        # # guest
+        ok 6 guest one
+        # R key value
+        not ok 7 guest two # why
+        ok 8 guest three # SKIP nothing to do
+        # 1..3
+        # # Totals: pass:1 fail:1 xfail:0 xpass:0 skip:1 error:0
+        # guest: 1 passed, 1 failed, 1 skipped
+        # relay status 0
+        # TAP version 13
+        ok 9 died midway
+        # relay status 1
+        1..9
+        # Totals: pass:4 fail:3 xfail:0 xpass:0 skip:2 error:0
+        demo: 4 passed, 3 failed, 2 skipped
+        # finish status 1
+        ''')
+
+    def run_sh(self, shell):
+        with tempfile.TemporaryDirectory() as d:
+            files = {'GUEST': self.GUEST, 'BROKEN': 'TAP version 13\nok 1 died midway\n'}
+            env = dict(os.environ, HELPERS=HELPERS)
+            for k, text in files.items():
+                env[k] = os.path.join(d, k)
+                with open(env[k], 'w') as f:
+                    f.write(text)
+            return subprocess.run(shell + ['-c', self.SCRIPT], env=env, capture_output=True,
+                                  text=True)
+
+    def check_shell(self, shell):
+        if not shutil.which(shell[0]):
+            self.skipTest('no ' + shell[0])
+        r = self.run_sh(shell)
+        self.assertEqual((r.stdout, r.stderr, r.returncode), (self.WANT, '', 0))
+        self.assertEqual(ktap.tap(r.stdout), ((4, 3, 2), []))
+
+    def test_bash(self):
+        self.check_shell(['bash'])
+
+    def test_busybox_sh(self):
+        self.check_shell(['busybox', 'sh'])
+
+    def test_dash(self):
+        self.check_shell(['dash'])
+
+    def test_finish_fails_on_zero_cases_and_passes_on_success(self):
+        r = subprocess.run(['sh', '-c', '. "$1"; ktap_header z; ktap_finish', 'sh', HELPERS],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(ktap.tap(r.stdout)[1], ['no test case ran'])
+        r = subprocess.run(['sh', '-c', '. "$1"; ktap_header y; ktap_check 1 a; ktap_finish', 'sh', HELPERS],
+                           capture_output=True, text=True)
+        self.assertEqual((r.returncode, r.stdout.splitlines()[-1]), (0, 'y: 1 passed, 0 failed'))
+
+    def test_python_helper_prints_the_same(self):
+        sys.path.insert(0, os.path.join(HERE, '..'))
+        try:
+            from ktap_out import Ktap
+        finally:
+            sys.path.pop(0)
+        out = io.StringIO()
+        t = Ktap('demo', out)
+        t.check('first', True)
+        t.check('second', False, 'a detail')
+        t.check('third', 0, 'line one\nline two')
+        t.skip('fourth', 'no device')
+        t.check('a description\non two lines', 1)
+        t.diag('a diagnostic')
+        self.assertEqual(t.finish(), 1)
+        want = self.WANT.splitlines()
+        want = want[:9] + ['1..5', '# Totals: pass:2 fail:2 xfail:0 xpass:0 skip:1 error:0',
+                           'demo: 2 passed, 2 failed, 1 skipped']
+        self.assertEqual(out.getvalue().splitlines(), want)
+        self.assertEqual(ktap.tap(out.getvalue()), ((2, 2, 1), []))
+        t = Ktap('none', io.StringIO())
+        self.assertEqual(t.finish(), 1)

@@ -5,7 +5,8 @@
 # allocation comes from the pool, which lends what it does not need.
 #
 # Prints "M <label> key=value..." figures, "A ..." lines of ./filler alloc,
-# and "ok - name" / "not ok - name (detail)" for each check.
+# and KTAP (tests/ktap_helpers.sh, next to this script): a result line for
+# each check, the plan and "lend: N passed, N failed" last.
 d=/sys/kernel/debug/mask_alloc
 echo 1 >/proc/sys/kernel/printk
 mi() { sed -n "s/^$1: *\([0-9]*\) kB/\1/p" /proc/meminfo; }
@@ -13,9 +14,12 @@ lv() { sed -n "s/^$1 //p" $d/lend; }
 snap() {
 	echo "M $1 pool_kb=$(mi MaskPoolTotal) free_kb=$(mi MaskPoolFree) lent_kb=$(mi MaskPoolLent) cma_kb=$(mi CmaTotal) cmafree_kb=$(mi CmaFree) avail_kb=$(mi MemAvailable) taken=$(lv taken_back) busy=$(lv take_back_busy) max_us=$(lv take_back_max_us)"
 }
-ok() { if [ "$1" = 1 ]; then echo "ok - $2"; else echo "not ok - $2${3:+ ($3)}"; fi; }
+# shellcheck source=tests/ktap_helpers.sh # vm-run --file puts it next to guest.sh
+. ./ktap_helpers.sh
+ok() { ktap_check "$@"; } # ok(1/0) name [detail]
 t() { [ "$@" ] && echo 1 || echo 0; }
 
+ktap_header lend
 snap boot
 # The lend and take-back events from here on, and the vmstat counters.
 t=/sys/kernel/tracing
@@ -152,3 +156,5 @@ touch /tmp/go
 wait $anon
 rc=$?
 ok "$(t $rc -eq 0)" "the anonymous memory is intact at the end" "$(tail -n1 /tmp/anon.out)"
+# the host counts the cases (ktap_relay): the status stays 0, as vm-run's
+ktap_finish || :

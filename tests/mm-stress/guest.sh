@@ -33,7 +33,7 @@
 # flipped by the first thp run), warn (a "WARNING:" line on the console,
 # which vm-run reports as a kernel problem).
 #
-# Prints "ok N name" / "not ok N name", "R KEY VALUE" lines for the host,
+# Prints KTAP (tests/ktap_helpers.sh), "R KEY VALUE" lines for the host,
 # and last "mm-stress: N passed, N failed".
 set -u
 secs=$1 bytes=$2
@@ -41,15 +41,10 @@ shift 2
 dbg=/sys/kernel/debug
 ma=$dbg/mask_alloc
 mem=/sys/devices/system/memory
-pass=0 fail=0 n=0
-check() { # name ok(1/0) [detail]
-	n=$((n + 1))
-	if [ "$2" = 1 ]; then
-		pass=$((pass + 1)); echo "ok $n $1"
-	else
-		fail=$((fail + 1)); echo "not ok $n $1${3:+ ($3)}"
-	fi
-}
+# shellcheck source=tests/ktap_helpers.sh # vm-run --file puts it next to guest.sh
+. ./ktap_helpers.sh
+check() { ktap_check "$2" "$1" "${3:-}"; } # name ok(1/0) [detail]
+ktap_header mm-stress
 yes() { # one test... -> 1 or 0 (several: $(if A && B; then echo 1; else echo 0; fi))
 	if "$@"; then echo 1; else echo 0; fi
 }
@@ -352,4 +347,5 @@ done
 # a 24-bit mask: without maskzone=force only the pool has pages that low
 brk leak && echo "4096 0xffffff" >$ma/alloc
 whole after
-echo "mm-stress: $pass passed, $fail failed"
+# the host counts the cases (ktap_relay): the status stays 0, as vm-run's
+ktap_finish || :

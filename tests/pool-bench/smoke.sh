@@ -6,25 +6,22 @@
 # reject bad input with EINVAL and a message, run a tiny benchmark, print
 # one well-formed line per path and size with positive times, and leave
 # the pool as it found it.  No timing is asserted.
-# Prints "ok N name" / "not ok N name" and, last, "pool-bench: N passed,
-# N failed".  POOL_BENCH_ARGS ("10 3") is what the good run writes.
+# Prints KTAP (tests/ktap_helpers.sh, which run-tests copies in next to
+# it) and, last, "pool-bench: N passed, N failed"; exits 0 (the checks
+# fail, not the boot).  POOL_BENCH_ARGS ("10 3") is what the good run
+# writes.
 set -u
 bench=/sys/kernel/debug/mask_alloc/bench
 summary=/sys/kernel/debug/mask_alloc/summary
 args=${POOL_BENCH_ARGS:-10 3}
-pass=0 fail=0 n=0
-check() { # name ok(1/0) [detail]
-	n=$((n + 1))
-	if [ "$2" = 1 ]; then
-		pass=$((pass + 1)); echo "ok $n $1"
-	else
-		fail=$((fail + 1)); echo "not ok $n $1${3:+ ($3)}"
-	fi
-}
+# shellcheck source=tests/ktap_helpers.sh # vm-run --file puts it next to smoke.sh
+. ./ktap_helpers.sh
+check() { ktap_check "$2" "$1" "${3:-}"; } # name ok(1/0) [detail]
 finish() {
-	echo "pool-bench: $pass passed, $fail failed"
+	ktap_finish
 	exit 0
 }
+ktap_header pool-bench
 tmp=/tmp/pool-bench.$$
 mkdir -p $tmp
 

@@ -32,7 +32,7 @@
 # a swiotlb_num_frees, no bounce buffer in use, and mask_alloc/map must
 # show exactly the used pages of mask_alloc/summary.
 #
-# Prints "ok N name" / "not ok N name", "R KEY VALUE" lines for the host,
+# Prints KTAP (tests/ktap_helpers.sh), "R KEY VALUE" lines for the host,
 # and last "stress: N passed, N failed".
 set -u
 bytes=$1
@@ -40,15 +40,10 @@ shift
 dbg=/sys/kernel/debug
 ma=$dbg/mask_alloc
 fi=$dbg/fail_mask_alloc
-pass=0 fail=0 n=0
-check() { # name ok(1/0) [detail]
-	n=$((n + 1))
-	if [ "$2" = 1 ]; then
-		pass=$((pass + 1)); echo "ok $n $1"
-	else
-		fail=$((fail + 1)); echo "not ok $n $1${3:+ ($3)}"
-	fi
-}
+# shellcheck source=tests/ktap_helpers.sh # vm-run --file puts it next to guest.sh
+. ./ktap_helpers.sh
+check() { ktap_check "$2" "$1" "${3:-}"; } # name ok(1/0) [detail]
+ktap_header stress
 yes() { # one test... -> 1 or 0 (several: $(if A && B; then echo 1; else echo 0; fi))
 	if "$@"; then echo 1; else echo 0; fi
 }
@@ -339,4 +334,5 @@ if [ "${EXHAUST:-}" = 1 ]; then
 	done
 	whole recovered
 fi
-echo "stress: $pass passed, $fail failed"
+# the host counts the cases (ktap_relay): the status stays 0, as vm-run's
+ktap_finish || :
