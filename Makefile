@@ -10,6 +10,7 @@
 #: PROFILE make test: normal (default), debug or distro
 #: T make test: only the tests whose name matches one of these shell patterns (T="lend kunit*")
 #: LIST 1: make test lists the profile's tests (names for T) and runs nothing
+#: SLOW 1: make test also builds and boots the tree without the mask allocator (CI does)
 #: TEST_TIMEOUT make test: seconds before a test counts as hung (default 900)
 #: EXTRA_CONFIG more Kconfig fragments, merged last
 #: JOBS parallel build jobs (default: the number of CPUs)
@@ -20,7 +21,7 @@
 #: DISTRO 1: make check builds the touched files with Debian's config
 #: BISECT 1: make check builds and tests every commit (BISECT_FROM=N)
 SHELL := /bin/bash
-export EXTRA_CONFIG JOBS W V PROFILE T LIST
+export EXTRA_CONFIG JOBS W V PROFILE T LIST SLOW
 MEM ?= 512M
 APPEND ?=
 
