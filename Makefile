@@ -79,7 +79,8 @@ reset-tree: ## throw away local commits and edits in build/linux and re-apply
 
 clean: ## remove what builds, tests and benchmarks left (keeps the tree and build/deps.log)
 	rm -rf build/obj build/obj-* build/obj.* build/*.stamp build/test build/test-* \
-		build/bench build/check-fragments build/initramfs* build/tools
+		build/bench build/check-fragments build/initramfs* build/tools \
+		build/ci-background-builds.log
 
 distclean: ## remove build/ entirely
 	rm -rf build
