@@ -37,45 +37,45 @@ help: ## this list, generated from the Makefile's own comments
 	@sed -n 's/^#: \([A-Z_]*\) \(.*\)/  \1\t\2/p' $(firstword $(MAKEFILE_LIST)) | expand -t 24
 
 deps: ## install the Debian packages the build and tests need (apt)
-	@scripts/ensure-deps
+	@scripts/ensure-deps.sh
 
 tree: deps ## build/linux: the pristine 6.12 tree + patches/ as git commits
-	@scripts/prepare-tree
+	@scripts/prepare-tree.sh
 
 config: tree ## build/obj/.config: tinyconfig + configs/*.config (+ EXTRA_CONFIG)
-	@scripts/configure
+	@scripts/configure.sh
 
 kernel: config ## build build/obj/arch/x86/boot/bzImage
-	@scripts/build-kernel
+	@scripts/build-kernel.sh
 
 initramfs: tree ## the busybox initramfs the guests boot
-	@scripts/mkinitramfs
+	@scripts/mkinitramfs.sh
 
 run: kernel initramfs ## build what is missing, boot, run the demo (INTERACTIVE=1: a shell)
 ifeq ($(INTERACTIVE),1)
-	@scripts/vm-run --interactive --mem $(MEM) --append "kunit.enable=0 $(APPEND)" \
+	@scripts/vm-run.sh --interactive --mem $(MEM) --append "kunit.enable=0 $(APPEND)" \
 		--qemu-args "-device edu"
 else
-	@scripts/vm-run --mem $(MEM) --append "kunit.enable=0 $(APPEND)" \
+	@scripts/vm-run.sh --mem $(MEM) --append "kunit.enable=0 $(APPEND)" \
 		--qemu-args "-device edu" --file scripts/guest/demo.sh -- sh demo.sh
 endif
 
 test: deps ## every test; the last line is "N passed, N failed" (PROFILE=debug|distro)
-	@scripts/run-tests
+	@scripts/run-tests.sh
 
 # Every part under scripts/bench/ in turn (BENCH_PARTS= picks some).
 bench: deps ## the benchmarks under scripts/bench/ (BENCH_PARTS=...): build/bench/<part>.json and .png
-	@scripts/bench/run
+	@scripts/bench/run.sh
 
 # Work in build/linux's git history, then bring it back here.
 export-patches: ## build/linux history -> patches/ (format-patch, cover letter, series)
-	@scripts/export-patches
+	@scripts/export-patches.sh
 
 # Throw away local edits and commits in build/linux and re-apply.
 reset-tree: ## throw away local commits and edits in build/linux and re-apply
 	@git -C build/linux checkout -q -f maskalloc 2>/dev/null; \
 	 git -C build/linux reset -q --hard base; rm -f build/tree.stamp; \
-	 scripts/prepare-tree
+	 scripts/prepare-tree.sh
 
 clean: ## remove what builds, tests and benchmarks left (keeps the tree and build/deps.log)
 	rm -rf build/obj build/obj-* build/obj.* build/*.stamp build/test build/test-* \
@@ -85,9 +85,9 @@ clean: ## remove what builds, tests and benchmarks left (keeps the tree and buil
 distclean: ## remove build/ entirely
 	rm -rf build
 
-# The 0-day checks (scripts/check-style): shellcheck and pyflakes on the
+# The 0-day checks (scripts/check-style.sh): shellcheck and pyflakes on the
 # scripts, every profile's fragments (configure, no build), checkpatch
 # --strict, kernel-doc, git am, sparse and W=1 by default; ARCHES=1,
 # DISTRO=1, BISECT=1 on demand.
 check: tree ## shellcheck, pyflakes, fragments, checkpatch, kernel-doc, git am, sparse, W=1 (ARCHES=1 DISTRO=1 BISECT=1)
-	@scripts/check-style
+	@scripts/check-style.sh

@@ -27,7 +27,7 @@ result too), a missing KTAP header or plan (top level and suites; only
 parameterised cases may go without one), a suite or case that never
 finished, a plan that does not match the results, zero test cases, or any
 "not ok".  With --results it appends "kunit:<suite> <passed> <failed>
-<skipped>" records for scripts/run-tests (cases that never ran count as
+<skipped>" records for scripts/run-tests.sh (cases that never ran count as
 failed), and "kunit:<log> 0 <errors> 0" when any of the checks failed.
 
 A kernel report with a call trace (the lines from "BUG:", "Oops:",

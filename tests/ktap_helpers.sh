@@ -4,7 +4,7 @@
 # KTAP output for the project's tests, modelled on the kernel's
 # tools/testing/selftests/kselftest/ktap_helpers.sh.  POSIX sh: sourced by
 # the bash scripts tests/*/run on the host (". tests/ktap_helpers.sh")
-# and by busybox sh in the guest (each run passes it to scripts/vm-run
+# and by busybox sh in the guest (each run passes it to scripts/vm-run.sh
 # with --file, next to guest.sh in /vmrun: ". ./ktap_helpers.sh").
 #
 # No test knows its number of cases up front, so the plan comes last
@@ -19,7 +19,7 @@
 #   # Totals: pass:1 fail:1 xfail:0 xpass:0 skip:1 error:0
 #   NAME: 1 passed, 1 failed, 1 skipped
 #
-# The last line is the one scripts/run-tests used to read (", N skipped"
+# The last line is the one scripts/run-tests.sh used to read (", N skipped"
 # only when some were skipped); scripts/ktap.py tap validates the whole.
 #
 #   ktap_header NAME           start the stream (and reset the counts)

@@ -26,7 +26,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PARTS = ('alloc', 'dma-map', 'lend', 'pool')
-INSTALL_HINT = 'scripts/ensure-deps gnuplot-nox:gnuplot'
+INSTALL_HINT = 'scripts/ensure-deps.sh gnuplot-nox:gnuplot'
 
 # one colour per role, the same in every part where it makes sense
 STOCK = '#4c72b0'      # stock 6.12 / dmatlb=off / alloc_pages

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * diskpat: write a seeded, offset-dependent pattern to a block device (or
- * an image file) and verify it byte for byte.  tests/disk/run builds it
+ * an image file) and verify it byte for byte.  tests/disk/run.sh builds it
  * static on the host and runs it in the vm-run guest; the host runs the
  * same binary on the image files afterwards.
  *
@@ -29,7 +29,7 @@
  *            [first_bad=OFF expected=0x.. got=0x.. (...)] seconds=T
  * and exits 0 only when bytes == N and bad_bytes == 0.
  * The environment variable DISKPAT_FLIP=OFF flips the byte at OFF after
- * reading it, to show that verify fails (tests/disk/run DISK_CORRUPT=flip).
+ * reading it, to show that verify fails (tests/disk/run.sh DISK_CORRUPT=flip).
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
-# Guest side of tests/disk/run (busybox sh, run by vm-run in /vmrun next to
+# Guest side of tests/disk/run.sh (busybox sh, run by vm-run in /vmrun next to
 # the static diskpat binary).
 #
 #   sh guest.sh BYTES NAME:DEV:SEED...

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 # shellcheck disable=SC2320 # $? after an echo: the status of its write to a kernel file, what is checked
-# Guest side of tests/fair/run (busybox sh): the fairness stress
+# Guest side of tests/fair/run.sh (busybox sh): the fairness stress
 # (debugfs mask_alloc/fair_stress) with fair waiters on, then off.
 #   sh guest.sh [THREADS [SECONDS [SEED]]]
 # Output lines: "R1 <key> <value>" (fair on), "R0 <key> <value>" (fair

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 # shellcheck disable=SC2320 # $? after an echo: the status of its write to a kernel file, what is checked
-# Guest side of tests/holders/run (busybox sh).  Reads the pool's holders
+# Guest side of tests/holders/run.sh (busybox sh).  Reads the pool's holders
 # listing (debugfs mask_alloc/holders) and summary around:
 #   - a debugfs allocation (mask_alloc/alloc, 20 KiB below 16 MiB) and its
 #     free: its call site must show 20480 bytes in 1 allocation, then go;

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
-# Guest side of tests/lend/run (busybox sh, in /vmrun next to ./filler).
+# Guest side of tests/lend/run.sh (busybox sh, in /vmrun next to ./filler).
 # The guest has 2 GiB and "maskzone=512M,force", lending on by default: every mask
 # allocation comes from the pool, which lends what it does not need.
 #

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
-# Guest side of tests/machines/run (busybox sh, run by vm-run in /vmrun
+# Guest side of tests/machines/run.sh (busybox sh, run by vm-run in /vmrun
 # next to the static diskpat binary of tests/disk).
 #
 #   sh guest.sh BYTES IDLE_S DEV:SEED...

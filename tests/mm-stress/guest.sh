@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 # shellcheck disable=SC3043 # busybox sh has local
-# Guest side of tests/mm-stress/run (busybox sh, run by vm-run in /vmrun
+# Guest side of tests/mm-stress/run.sh (busybox sh, run by vm-run in /vmrun
 # next to the static tools thp and diskpat).
 #
 #   sh guest.sh SECONDS BYTES NAME:DEV:SEED...

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 # shellcheck disable=SC2320 # $? after an echo: the status of its write to a kernel file, what is checked
-# Guest side of tests/reserve/run (busybox sh).  The pool is 64 MiB
+# Guest side of tests/reserve/run.sh (busybox sh).  The pool is 64 MiB
 # (maskzone=64M,force).  For each mask: fill the pool below it with
 # blocking (GFP_KERNEL) allocations through debugfs until they fail, then
 # with atomic (GFP_ATOMIC) ones, count both in pages, and free everything.

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 # shellcheck disable=SC3043 # busybox sh has local
-# Guest side of tests/stress/run (busybox sh, run by vm-run in /vmrun next
+# Guest side of tests/stress/run.sh (busybox sh, run by vm-run in /vmrun next
 # to the static diskpat binary of tests/disk).
 #
 #   sh guest.sh BYTES NAME:DEV:SEED...

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 # shellcheck disable=SC2320 # $? after an echo: the status of its write to a kernel file, what is checked
-# Guest side of tests/trace/run (busybox sh).  Enables the mask_alloc
+# Guest side of tests/trace/run.sh (busybox sh).  Enables the mask_alloc
 # trace events, makes each of them happen once or more, and prints the
 # trace buffer, /proc/meminfo's pool lines, the pool summary and what the
 # vm.mask_alloc_timeout_ms sysctl did with good and bad input.

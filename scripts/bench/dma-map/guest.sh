@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Runs in the guest (scripts/bench/dma-map/run copies it in with vm-run
+# Runs in the guest (scripts/bench/dma-map/run.sh copies it in with vm-run
 # --file, next to the static dma_map_benchmark tool).
 # usage: sh guest.sh KEY=VALUE...
 #   secs reps dir      dma_map_benchmark: seconds per run, rounds, direction

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
-# Guest side of scripts/bench/lend/run (busybox sh, in /vmrun next to
+# Guest side of scripts/bench/lend/run.sh (busybox sh, in /vmrun next to
 # ./filler, tests/lend/filler.c).
 #
 #   sh guest.sh MODE N ANON_MIB SLACK_MIB

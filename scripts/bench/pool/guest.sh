@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Runs in the guest (scripts/bench/pool/run copies it in with vm-run --file).
+# Runs in the guest (scripts/bench/pool/run.sh copies it in with vm-run --file).
 # usage: sh guest.sh ITERATIONS ROUNDS RUNS
 # Runs the mask pool microbenchmark (/sys/kernel/debug/mask_alloc/bench,
 # mm/mask_alloc_bench.c) RUNS times with ITERATIONS pairs per round and

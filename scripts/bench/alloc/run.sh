@@ -39,9 +39,9 @@ runs=${ALLOC_RUNS:-5} ops=${ALLOC_OPS:-20000}
 seed=${ALLOC_SEED:-$(( (RANDOM << 15 | RANDOM) + 1 ))}
 out=$BUILD/bench
 mkdir -p "$out"
-"$ROOT/scripts/ensure-deps" gnuplot-nox:gnuplot valgrind:valgrind || die "ensure-deps failed"
+"$ROOT/scripts/ensure-deps.sh" gnuplot-nox:gnuplot valgrind:valgrind || die "ensure-deps failed"
 
-"$ROOT/scripts/prepare-tree" >/dev/null || die "cannot prepare the kernel tree"
+"$ROOT/scripts/prepare-tree.sh" >/dev/null || die "cannot prepare the kernel tree"
 h=$TREE/tools/testing/mask_alloc
 make -s -C "$h" bench >&2 || die "cannot build the harness benchmark"
 

@@ -5,14 +5,14 @@
 # (tests/stress/guest.sh does the work and the checks; tests/disk/diskpat
 # writes and verifies every byte).
 #
-#   tests/stress/run              the short run of `make test`: the test
+#   tests/stress/run.sh              the short run of `make test`: the test
 #                                 kernel (build/obj), a 5-second stress with
 #                                 4 threads while virtio-blk and NVMe bounce,
 #                                 then exhaustion and recovery
-#   tests/stress/run --stress S   the same with an S-second stress on an SMP
+#   tests/stress/run.sh --stress S   the same with an S-second stress on an SMP
 #                                 kernel (build/obj-bench, configs/bench.config)
 #                                 booted with --smp 4 and AHCI as well
-#   tests/stress/run --soak D     the soak: D (600, 10m, 1h) of disk I/O on
+#   tests/stress/run.sh --soak D     the soak: D (600, 10m, 1h) of disk I/O on
 #                                 virtio-blk, AHCI and NVMe with fail_mask_alloc
 #                                 failing 1 % of the swiotlb pool memory
 #                                 allocations (build/obj, -smp 1, a 1 MiB
@@ -46,7 +46,7 @@ while [[ $# -gt 0 ]]; do
 	--bytes) bytes=$2; shift ;;
 	--seed) seed=$2; shift ;;
 	--kernel-obj) obj=$2; shift ;;
-	*) die "usage: tests/stress/run [--stress SECONDS | --soak DURATION] [--smp N] [--threads N] [--bytes N] [--seed S] [--kernel-obj DIR]" ;;
+	*) die "usage: tests/stress/run.sh [--stress SECONDS | --soak DURATION] [--smp N] [--threads N] [--bytes N] [--seed S] [--kernel-obj DIR]" ;;
 	esac
 	shift
 done
@@ -81,9 +81,9 @@ stress)
 	if [[ -z $obj ]]; then
 		# an SMP kernel: the bench kernel (test config + configs/bench.config)
 		export OBJ=$BUILD/obj-bench
-		EXTRA_CONFIG="configs/bench.config ${EXTRA_CONFIG:-}" scripts/configure ||
+		EXTRA_CONFIG="configs/bench.config ${EXTRA_CONFIG:-}" scripts/configure.sh ||
 			die "configure failed"
-		scripts/build-kernel || die "kernel build failed"
+		scripts/build-kernel.sh || die "kernel build failed"
 		obj=$OBJ
 	fi
 	;;
@@ -113,7 +113,7 @@ label=$mode
 out=$logs/$label.out
 run_stage --watch "$logs/$label-console.log" \
 	"stress: $mode (${secs}s, $threads threads, -smp $smp, ${kernel#"$ROOT"/}, $((bytes >> 20)) MiB per pass on ${disks[*]%%:*})" \
-scripts/vm-run --kernel "$kernel" --mem 1G --smp "$smp" --timeout "$timeout" --append "$append" \
+scripts/vm-run.sh --kernel "$kernel" --mem 1G --smp "$smp" --timeout "$timeout" --append "$append" \
 	--file "$tool" --file tests/stress/guest.sh --file tests/ktap_helpers.sh --console "$logs/$label-console.log" \
 	--qemu-cmd "$logs/$label.qemu-cmd" "${args[@]}" -- \
 	"${env[*]} sh guest.sh $bytes ${guest[*]}" >"$out" 2>"$logs/$label.err"

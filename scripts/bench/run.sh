@@ -16,7 +16,7 @@ here=$ROOT/scripts/bench
 parts=${BENCH_PARTS:-$(for r in "$here"/*/run; do [[ -x $r ]] && basename "$(dirname "$r")"; done)}
 failed=()
 for p in $parts; do
-	[[ -x $here/$p/run ]] || { echo "bench: no part $p" >&2; failed+=("$p"); continue; }
-	run_stage --tee --log "$BUILD/bench/$p.log" "bench: $p" "$here/$p/run" || failed+=("$p")
+	[[ -x $here/$p/run.sh ]] || { echo "bench: no part $p" >&2; failed+=("$p"); continue; }
+	run_stage --tee --log "$BUILD/bench/$p.log" "bench: $p" "$here/$p/run.sh" || failed+=("$p")
 done
 [[ ${#failed[@]} -eq 0 ]] || die "bench parts failed: ${failed[*]}"

@@ -44,7 +44,7 @@ ktap_header boot
 vm() { # label vm-run args...: one boot, as a stage
 	local label=$1; shift
 	run_stage --watch "$out/$label-console.log" "boot: $label" \
-		scripts/vm-run --kernel "$kernel" --console "$out/$label-console.log" "$@" \
+		scripts/vm-run.sh --kernel "$kernel" --console "$out/$label-console.log" "$@" \
 		>"$out/$label.out" 2>&1
 }
 has() { grep -Eq "$1" "$2" && echo 1 || echo 0; }

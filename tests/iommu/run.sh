@@ -55,7 +55,7 @@ for mode in on off; do
 	name=dmatlb-$mode
 	o=$out/$name.out c=$out/$name-console.log
 	run_stage --watch "$c" "iommu: boot $name" \
-	scripts/vm-run --kernel "$kernel" --machine q35 --mem 5G --timeout 300 \
+	scripts/vm-run.sh --kernel "$kernel" --machine q35 --mem 5G --timeout 300 \
 		--append "kunit.enable=0 intel_iommu=on iommu.strict=1 maskalloc_edu.untrusted=1 dmatlb=$mode" \
 		--qemu-args "-device intel-iommu,intremap=off -device edu" \
 		--console "$c" -- "$guest" >"$o" 2>&1

@@ -7,7 +7,7 @@
 #              and .ci/ (found by shebang; the guest scripts as POSIX sh),
 #              settings in .shellcheckrc; the pyflakes part: every Python
 #              script there (pyflakes3); any finding fails
-#   fragments  scripts/configure, no build, for every configuration the
+#   fragments  scripts/configure.sh, no build, for every configuration the
 #              tooling builds (profiles normal, debug, distro; the
 #              no-mask kernel; the bench kernels) in build/check-fragments/:
 #              a fragment symbol that olddefconfig drops fails (about a
@@ -37,7 +37,7 @@
 # their log, one a minute while they run, one with their duration.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-"$ROOT/scripts/prepare-tree" >/dev/null || exit 1
+"$ROOT/scripts/prepare-tree.sh" >/dev/null || exit 1
 cd "$TREE" || exit 1
 bad=0
 declare -a summary=()
@@ -52,7 +52,7 @@ mapfile -t added < <(git diff --name-only --diff-filter=A base HEAD)
 mapfile -t changed_c < <(git diff --name-only --diff-filter=AM base HEAD -- '*.c' ':!tools/')
 
 # The linters of the tooling's scripts, and what checkpatch needs (below).
-"$ROOT/scripts/ensure-deps" shellcheck:shellcheck pyflakes3:pyflakes3 \
+"$ROOT/scripts/ensure-deps.sh" shellcheck:shellcheck pyflakes3:pyflakes3 \
 	python3-ply:/usr/lib/python3/dist-packages/ply \
 	python3-git:/usr/lib/python3/dist-packages/git >/dev/null || true
 
@@ -94,9 +94,9 @@ lint pyflakes pyflakes3 "${py_files[@]}"
 part_end "pyflakes on ${#py_files[@]} Python scripts"
 
 # --- every profile's fragments on its base configuration ------------------------
-# scripts/configure (merge_config.sh, olddefconfig, no build) for each
+# scripts/configure.sh (merge_config.sh, olddefconfig, no build) for each
 # configuration the tooling builds, each in its own build/check-fragments/
-# <name>: the test profiles of scripts/run-tests (normal, debug, distro),
+# <name>: the test profiles of scripts/run-tests.sh (normal, debug, distro),
 # its no-mask-allocator kernel, and the bench kernels of scripts/bench/
 # (and tests/stress).  configure fails, naming them, on fragment symbols
 # that did not survive olddefconfig (and, for distro, on Debian options of
@@ -122,7 +122,7 @@ for p in "${frag_profiles[@]}"; do
 	label="$kbase + the test fragments${extra:+ + ${extra//configs\//}}"
 	t1=$SECONDS
 	if OBJ=$fo/$name KCONFIG_BASE=$kbase EXTRA_CONFIG="$extra ${EXTRA_CONFIG:-}" \
-		"$ROOT/scripts/configure" >"$fo/$name.check.log" 2>&1; then
+		"$ROOT/scripts/configure.sh" >"$fo/$name.check.log" 2>&1; then
 		r=ok; grep -q 'config up to date' "$fo/$name.check.log" && r="ok, unchanged since it passed"
 		echo "fragments: $name: $label: $r ($((SECONDS - t1)) s)"
 	else
@@ -248,12 +248,12 @@ objs_built() {
 # --- sparse and W=1 ----------------------------------------------------------------
 part_start
 if ! command -v sparse >/dev/null; then
-	"$ROOT/scripts/ensure-deps" sparse:sparse >/dev/null || true
+	"$ROOT/scripts/ensure-deps.sh" sparse:sparse >/dev/null || true
 fi
 if command -v sparse >/dev/null; then
 	o=$BUILD/obj-check
 	if [[ ! -f $o/vmlinux ]] || ! cmp -s "$OBJ/.config" "$o/.config"; then
-		"$ROOT/scripts/configure" >/dev/null || pbad=1
+		"$ROOT/scripts/configure.sh" >/dev/null || pbad=1
 		mkdir -p "$o"; cp "$OBJ/.config" "$o/.config"
 		xmake "$o" x86_64 "" olddefconfig >/dev/null 2>&1
 		run_stage --log "$o.log" "check: a build of the test configuration in ${o#"$ROOT"/} (once)" \
@@ -303,7 +303,7 @@ if [[ ${ARCHES:-0} == 1 ]]; then
 	build_full "i386 tinyconfig + fragments" "$BUILD/obj-i386" i386 "" bzImage "${frag_on[@]}"
 	grep -q '^CONFIG_MASK_ALLOC=y' "$BUILD/obj-i386/.config" && { echo "i386: MASK_ALLOC is selectable"; bad=1; }
 	if ! command -v aarch64-linux-gnu-gcc >/dev/null; then
-		"$ROOT/scripts/ensure-deps" gcc-aarch64-linux-gnu:aarch64-linux-gnu-gcc >/dev/null || true
+		"$ROOT/scripts/ensure-deps.sh" gcc-aarch64-linux-gnu:aarch64-linux-gnu-gcc >/dev/null || true
 	fi
 	build_full "arm64 tinyconfig + fragments" "$BUILD/obj-arm64" arm64 aarch64-linux-gnu- Image "${frag_on[@]}"
 	grep -q '^CONFIG_MASK_ALLOC=y' "$BUILD/obj-arm64/.config" && { echo "arm64: MASK_ALLOC is selectable"; bad=1; }
@@ -374,7 +374,7 @@ if [[ ${BISECT:-0} == 1 ]]; then
 			if [[ $mode == on ]] && grep -qE '^CONFIG_[A-Z_]*KUNIT_TEST=y' "$o/.config"; then
 				log=$o.console.log
 				run_stage --watch "$log" "check: bisect $mode [$i]: KUnit at boot" \
-					"$ROOT/scripts/vm-run" --kernel "$o/arch/x86/boot/bzImage" --mem 5G --timeout 600 \
+					"$ROOT/scripts/vm-run.sh" --kernel "$o/arch/x86/boot/bzImage" --mem 5G --timeout 600 \
 					--console "$log" -- true >"$o.vm.out" 2>&1
 				rc=$?
 				r=$(python3 "$ROOT/scripts/ktap.py" parse "$log" 2>&1)

@@ -97,13 +97,13 @@ build() {
 	local obj=$1 frags=$2 s
 	s=$(date +%s)
 	stage "bench dma-map: kernel ${obj#"$ROOT"/} (${frags})"
-	OBJ=$obj EXTRA_CONFIG="$frags ${EXTRA_CONFIG:-}" "$ROOT/scripts/configure" ||
+	OBJ=$obj EXTRA_CONFIG="$frags ${EXTRA_CONFIG:-}" "$ROOT/scripts/configure.sh" ||
 		die "configure of ${obj#"$ROOT"/} failed"
-	OBJ=$obj "$ROOT/scripts/build-kernel" || die "kernel build of ${obj#"$ROOT"/} failed"
+	OBJ=$obj "$ROOT/scripts/build-kernel.sh" || die "kernel build of ${obj#"$ROOT"/} failed"
 	info "${obj#"$ROOT"/}: ready in $(( $(date +%s) - s )) s"
 }
-"$ROOT/scripts/ensure-deps" gnuplot-nox:gnuplot || die "ensure-deps failed"
-"$ROOT/scripts/prepare-tree" || die "prepare-tree failed"
+"$ROOT/scripts/ensure-deps.sh" gnuplot-nox:gnuplot || die "ensure-deps failed"
+"$ROOT/scripts/prepare-tree.sh" || die "prepare-tree failed"
 OBJ_ON=${BENCH_OBJ:-$BUILD/obj-bench}
 OBJ_NODM=${BENCH_OBJ_NODMATLB:-$BUILD/obj-bench-nodmatlb}
 OBJ_OFF=${BENCH_OBJ_OFF:-$OBJ_ON}
@@ -157,7 +157,7 @@ boot() {
 	[[ $mode == nodm ]] && kernel=$OBJ_NODM/arch/x86/boot/bzImage
 	s=$(date +%s)
 	# Stock swiotlb warns once when a bounce slot lies above a 28-bit mask.
-	"$ROOT/scripts/vm-run" --kernel "$kernel" --mem "$mem" --smp "$cpus" \
+	"$ROOT/scripts/vm-run.sh" --kernel "$kernel" --mem "$mem" --smp "$cpus" \
 		--timeout "$timeout" --allow-warning 'kernel/dma/swiotlb\.c' \
 		--append "kunit.enable=0 tsc=reliable $append" \
 		--qemu-args "-device pci-testdev" --console "$out/$name.console" \

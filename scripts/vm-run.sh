@@ -3,7 +3,7 @@
 # vm-run: boot the built kernel under QEMU (TCG) with a busybox initramfs,
 # run COMMAND in the guest shell, print its output, exit with its status.
 #
-# usage: scripts/vm-run [options] -- COMMAND...
+# usage: scripts/vm-run.sh [options] -- COMMAND...
 #   --append "PARAMS"     extra kernel command line parameters
 #   --mem SIZE            guest memory (default 512M)
 #   --smp N               guest CPUs (default 1; the default config is UP)
@@ -119,7 +119,7 @@ if [[ -n ${VMRUN_MAX_TIMEOUT:-} ]]; then
 	[[ $idle -le $VMRUN_MAX_TIMEOUT ]] || idle=$VMRUN_MAX_TIMEOUT
 fi
 verbose && show=1
-"$ROOT/scripts/mkinitramfs"
+"$ROOT/scripts/mkinitramfs.sh"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/vm-run.XXXXXX")
 qpid=""
@@ -149,7 +149,7 @@ for f in "${files[@]}"; do
 done
 for d in $(printf '%s\n' "${!dirs[@]}" | sort); do echo "dir $d 755 0 0"; done >>"$spec"
 [[ -f $spec.files ]] && cat "$spec.files" >>"$spec"
-"$ROOT/scripts/mkinitramfs" --spec "$spec" "$work/run.cpio.gz"
+"$ROOT/scripts/mkinitramfs.sh" --spec "$spec" "$work/run.cpio.gz"
 cat "$BUILD/initramfs.cpio.gz" "$work/run.cpio.gz" >"$work/initrd"
 
 smpopt=$smp

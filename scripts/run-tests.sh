@@ -47,7 +47,7 @@
 # report fails the boot (scripts/ktap.py scan).  Logs in build/test-debug/.
 #
 # PROFILE=distro is the distro profile: the parser tests, then a kernel
-# built from Debian's amd64 configuration (scripts/configure with
+# built from Debian's amd64 configuration (scripts/configure.sh with
 # KCONFIG_BASE=distro: localyesconfig with configs/distro.lsmod, the test
 # fragments and configs/distro.config) in build/obj-distro; every boot with
 # 2 CPUs on 2 NUMA nodes (VMRUN_SMP, VMRUN_NUMA); the edu, disk, stress and
@@ -161,7 +161,7 @@ tap() {
 }
 
 # run_test [--kernel] [--tooling] NAME WHAT [CMD...]: CMD (default
-# tests/NAME/run) as a stage, logged to $out/NAME.log; its KTAP stream
+# tests/NAME/run.sh) as a stage, logged to $out/NAME.log; its KTAP stream
 # gives the counts (tap), a failing exit counts at least one failure, and
 # its "not ok" lines and vm-run or qemu complaints are shown when it
 # fails.  --kernel: it boots the profile's kernel (built first:
@@ -180,7 +180,7 @@ run_test() {
 	shift 2
 	select_test "$name" "$what" || return 0
 	[[ $kernel == 1 ]] && { kernel_ready || return 0; }
-	[[ $# -gt 0 ]] || set -- "$ROOT/tests/$name/run"
+	[[ $# -gt 0 ]] || set -- "$ROOT/tests/$name/run.sh"
 	run_stage --log "$out/$name.log" --timeout "$limit" "test: $what" "$@"
 	rc=$?
 	tap "$out/$name.log"
@@ -201,10 +201,10 @@ build_kernel() {
 			(
 				exec 9>"$OBJ.lock"
 				flock -n 9 || { info "waiting for the other build of ${OBJ#"$ROOT"/} (its log: ${OBJ#"$ROOT"/}.build.log)"; flock 9; }
-				"$ROOT/scripts/$step"
+				"$ROOT/scripts/$step.sh"
 			) && continue
 		else
-			"$ROOT/scripts/$step" && continue
+			"$ROOT/scripts/$step.sh" && continue
 		fi
 		record "$1:$step" 0 1 0; line "$1:$step" 0 1
 		return 1
@@ -247,7 +247,7 @@ fi
 # 2. userspace harnesses (they do not depend on the kernel's profile)
 # They live in the series, so the tree is prepared first.  The fuzz corpus
 # stays in this repository (tests/fuzz-corpus), out of the kernel tree.
-[[ $profile == normal && ${LIST:-} != 1 ]] && { "$ROOT/scripts/prepare-tree" || exit 1; }
+[[ $profile == normal && ${LIST:-} != 1 ]] && { "$ROOT/scripts/prepare-tree.sh" || exit 1; }
 # the series' Kconfig as kconfig resolves it (tests/kconfig, no build)
 [[ $profile == normal ]] && run_test kconfig "the series' Kconfig dependencies and KUnit-only exports (tests/kconfig)"
 # shellcheck disable=SC2043 # one Makefile or none: a loop for continue and break
@@ -258,7 +258,7 @@ for mk in "$TREE"/tools/testing/mask_alloc/Makefile; do
 	select_test "$name" "the userspace harness, ASan/UBSan, fuzz corpus (tools/testing/mask_alloc)" || continue
 	run_stage --log "$out/${name#harness:}.log" --timeout "$limit" \
 		"test: userspace harness ${dir#"$ROOT"/} (corpus tests/fuzz-corpus)" \
-		make -s -C "$dir" FUZZ_CORPUS="$ROOT/tests/fuzz-corpus" ENSURE_DEPS="$ROOT/scripts/ensure-deps" test
+		make -s -C "$dir" FUZZ_CORPUS="$ROOT/tests/fuzz-corpus" ENSURE_DEPS="$ROOT/scripts/ensure-deps.sh" test
 	rc=$?
 	last=$(grep -E ': [0-9]+ passed, [0-9]+ failed' "$out/${name#harness:}.log" | tail -n1)
 	if [[ $last =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)? ]]; then
@@ -288,7 +288,7 @@ kunit_boot() {
 	[[ $profile == distro ]] && cmd+="; $distro_cmd"
 	# shellcheck disable=SC2086 # KUNIT_SMP holds several options: split on purpose
 	run_stage --watch "$log" --timeout "$limit" "test: KUnit suites at boot ($label, -m 5G)${smoke:+, then $smoke}" \
-		"$ROOT/scripts/vm-run" --kernel "$OBJ/arch/x86/boot/bzImage" --mem 5G ${KUNIT_SMP:-} --timeout 600 --console "$log" \
+		"$ROOT/scripts/vm-run.sh" --kernel "$OBJ/arch/x86/boot/bzImage" --mem 5G ${KUNIT_SMP:-} --timeout 600 --console "$log" \
 		${KUNIT_APPEND:+--append "$KUNIT_APPEND"} "${files[@]}" -- "$cmd" >"$out/$label-vm-run.out" 2>&1
 	rc=$?
 	if [[ $rc -ne 0 ]]; then
@@ -391,7 +391,7 @@ distro_checks() {
 }
 
 # the kernel's tests, each after kernel_ready
-[[ $profile == normal ]] && run_test --kernel --tooling vm-run "vm-run self-tests (tests/vmrun)" "$ROOT/tests/vmrun/run"
+[[ $profile == normal ]] && run_test --kernel --tooling vm-run "vm-run self-tests (tests/vmrun)" "$ROOT/tests/vmrun/run.sh"
 run_test --kernel edu "coherent DMA below 28 bits on QEMU's edu device (tests/edu)"
 run_test --kernel trace "mask_alloc trace events, /proc/meminfo and the timeout sysctl (tests/trace)"
 run_test --kernel reserve "the atomic reserve below each mask, its sysctl (tests/reserve)"
@@ -403,7 +403,7 @@ run_test --kernel lend "lending the idle pool: borrowers, take-back below 2^32, 
 
 if select_test disk "disk I/O bounced by swiotlb, dmatlb=off and on (tests/disk)" && kernel_ready; then
 	run_stage --log "$out/disk.log" --timeout "$limit" "test: disk I/O bounced by swiotlb, dmatlb=off and on (tests/disk)" \
-		"$ROOT/tests/disk/run"
+		"$ROOT/tests/disk/run.sh"
 	rc=$?
 	df=0
 	# one line per device and mode: "disk-result NAME BYTES PASSED FAILED"
@@ -428,20 +428,20 @@ stress_args=()
 [[ $profile == debug ]] && stress_args=(--stress 10 --kernel-obj "$OBJ")
 [[ $profile == distro ]] && stress_args=(--kernel-obj "$OBJ")
 run_test --kernel stress "pool stress beside disk I/O, exhaustion, recovery (tests/stress${stress_args:+ ${stress_args[*]}})" \
-	"$ROOT/tests/stress/run" "${stress_args[@]}"
+	"$ROOT/tests/stress/run.sh" "${stress_args[@]}"
 if [[ $profile == normal ]]; then
 	run_test --kernel boot "boots without a pool, with maskzone= clamped, memory offline (tests/boot)" \
-		env KERNEL_OBJ="$OBJ" "$ROOT/tests/boot/run"
+		env KERNEL_OBJ="$OBJ" "$ROOT/tests/boot/run.sh"
 	run_test --kernel iommu "untrusted device behind an Intel IOMMU bouncing through dmatlb (tests/iommu)" \
-		env KERNEL_OBJ="$OBJ" "$ROOT/tests/iommu/run"
+		env KERNEL_OBJ="$OBJ" "$ROOT/tests/iommu/run.sh"
 	run_test --kernel machines "8 CPUs on 2 nodes with wide and narrow devices bouncing at once, swiotlb=262144/524288, idle shrink work (tests/machines)" \
-		env KERNEL_OBJ="$OBJ" "$ROOT/tests/machines/run"
+		env KERNEL_OBJ="$OBJ" "$ROOT/tests/machines/run.sh"
 fi
 # The distro kernel has NUMA, THP, compaction and memory hot-remove:
 # all of them at once beside the pool (tests/mm-stress).
 [[ $profile == distro ]] &&
 	run_test --kernel mm-stress "compaction, THP, memory offline, pool stress, disk I/O at once (tests/mm-stress)" \
-		"$ROOT/tests/mm-stress/run" --kernel-obj "$OBJ"
+		"$ROOT/tests/mm-stress/run.sh" --kernel-obj "$OBJ"
 # Malformed values of the project's boot parameters ride along: each
 # must be reported and change nothing (the suites see the default
 # pool and dmatlb on; the pool and dmatlb lines are those of a boot

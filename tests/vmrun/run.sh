@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Self-tests of scripts/vm-run against the built kernel: it must pass the
+# Self-tests of scripts/vm-run.sh against the built kernel: it must pass the
 # command's status and output through, and fail on a crash, an undeclared
 # WARNING and a timeout.  Needs a built kernel (make kernel).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . scripts/lib.sh
 # vm LABEL VM-RUN-ARGS...: one boot, as a stage (its progress on stderr)
-vm() { local what=$1; shift; run_stage "vm-run: $what" scripts/vm-run "$@"; }
+vm() { local what=$1; shift; run_stage "vm-run: $what" scripts/vm-run.sh "$@"; }
 . tests/ktap_helpers.sh
 check() { # name expected-status actual-status [output-check]
 	ktap_check "$([[ $2 == "$3" && ${4-1} == 1 ]] && echo 1)" "$1" "expected status $2, got $3"

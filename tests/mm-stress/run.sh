@@ -15,7 +15,7 @@
 # blocks that can go offline), swiotlb=force and nokaslr (the kernel image
 # stays in the first block, away from the pool block that is offlined).
 #
-#   tests/mm-stress/run [--seconds S] [--threads N] [--seed S] [--bytes N]
+#   tests/mm-stress/run.sh [--seconds S] [--threads N] [--seed S] [--bytes N]
 #                       [--kernel-obj DIR]
 #
 # Default: 60 s, 2 stress threads, 8 MiB per diskpat pass, the kernel of
@@ -38,7 +38,7 @@ while [[ $# -gt 0 ]]; do
 	--seed) seed=$2; shift ;;
 	--bytes) bytes=$2; shift ;;
 	--kernel-obj) obj=$2; shift ;;
-	*) die "usage: tests/mm-stress/run [--seconds S] [--threads N] [--seed S] [--bytes N] [--kernel-obj DIR]" ;;
+	*) die "usage: tests/mm-stress/run.sh [--seconds S] [--threads N] [--seed S] [--bytes N] [--kernel-obj DIR]" ;;
 	esac
 	shift
 done
@@ -72,7 +72,7 @@ env=(MM_BREAK="'${MM_BREAK:-}'" STRESS="'$threads $secs $seed'")
 # a 60 s run takes about 70 s: the default waits 13 minutes at most
 run_stage --watch "$logs/$label-console.log" \
 	"mm-stress: ${secs}s: compaction, THP, offline, $threads stress threads, disk I/O; -smp 2, 2 nodes, ${kernel#"$ROOT"/}" \
-scripts/vm-run --kernel "$kernel" --mem 4G --smp 2 --numa 2 --timeout $((secs * 3 + 600)) \
+scripts/vm-run.sh --kernel "$kernel" --mem 4G --smp 2 --numa 2 --timeout $((secs * 3 + 600)) \
 	--append "kunit.enable=0 maskzone=512M movablecore=1G swiotlb=force nokaslr" \
 	--file "$dir/thp" --file "$dir/diskpat" --file tests/mm-stress/guest.sh --file tests/ktap_helpers.sh \
 	--console "$logs/$label-console.log" --qemu-cmd "$logs/$label.qemu-cmd" "${args[@]}" -- \

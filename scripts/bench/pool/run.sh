@@ -38,11 +38,11 @@ start=$(date +%s)
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
 stage "bench pool: kernel ${OBJ#"$ROOT"/} (configs/bench.config)"
-"$ROOT/scripts/ensure-deps" gnuplot-nox:gnuplot || die "ensure-deps failed"
-"$ROOT/scripts/prepare-tree" || die "prepare-tree failed"
-EXTRA_CONFIG="configs/bench.config ${EXTRA_CONFIG:-}" "$ROOT/scripts/configure" ||
+"$ROOT/scripts/ensure-deps.sh" gnuplot-nox:gnuplot || die "ensure-deps failed"
+"$ROOT/scripts/prepare-tree.sh" || die "prepare-tree failed"
+EXTRA_CONFIG="configs/bench.config ${EXTRA_CONFIG:-}" "$ROOT/scripts/configure.sh" ||
 	die "configure failed"
-"$ROOT/scripts/build-kernel" || die "kernel build failed"
+"$ROOT/scripts/build-kernel.sh" || die "kernel build failed"
 grep -q '^CONFIG_MASK_ALLOC_DEBUGFS=y' "$OBJ/.config" ||
 	die "${OBJ#"$ROOT"/} has no CONFIG_MASK_ALLOC_DEBUGFS"
 
@@ -51,7 +51,7 @@ rm -f "$out"/pool-[0-9]*.* "$out"/pool.png	# not pool-<name>.json kept for compa
 for boot in $(seq "$boots"); do
 	name=pool-$boot
 	stage "bench pool: boot $boot/$boots ${pappend:-default pool}, $runs runs x $rounds rounds x $iters pairs"
-	"$ROOT/scripts/vm-run" --kernel "$OBJ/arch/x86/boot/bzImage" --mem "$mem" --smp "$smp" \
+	"$ROOT/scripts/vm-run.sh" --kernel "$OBJ/arch/x86/boot/bzImage" --mem "$mem" --smp "$smp" \
 		--timeout 1200 --append "kunit.enable=0 tsc=reliable $pappend" \
 		--console "$out/$name.console" --file "$here/guest.sh" -- \
 		sh guest.sh "$iters" "$rounds" "$runs" >"$out/$name.out" 2>"$out/$name.err"

@@ -58,7 +58,7 @@ boot() {
 	done
 	[[ $edu == 1 ]] && args+=(--qemu-args "-device edu")
 	run_stage --watch "$c" "machines: $label (-m $mem, $smp CPUs, $numa nodes, $append)" \
-	scripts/vm-run --kernel "$kernel" --mem "$mem" --smp "$smp" --numa "$numa" --timeout 900 \
+	scripts/vm-run.sh --kernel "$kernel" --mem "$mem" --smp "$smp" --numa "$numa" --timeout 900 \
 		--append "kunit.enable=0 $append" --file "$tool" --file tests/machines/guest.sh \
 		--console "$c" "${args[@]}" -- "sh guest.sh $bytes $idl ${guest[*]}" >"$o" 2>&1
 	rc=$?

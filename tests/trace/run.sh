@@ -23,7 +23,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . scripts/lib.sh
-vm=scripts/vm-run
+vm=scripts/vm-run.sh
 logs=${TEST_OUT:-$BUILD/test}/trace
 mkdir -p "$logs"
 

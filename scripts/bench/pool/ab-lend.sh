@@ -16,7 +16,7 @@
 # compares them, nolend the reference: build/bench/ab-lend.json and its
 # tables (per path and size, the median of the per-boot ratios).
 #
-# usage: scripts/bench/pool/ab-lend
+# usage: scripts/bench/pool/ab-lend.sh
 # Variables: BENCH_AB_BOOTS (3), BENCH_AB_CMA (0), and pool's BENCH_POOL_ITERS (2000)
 #            BENCH_POOL_ROUNDS (5) BENCH_POOL_RUNS (3) BENCH_POOL_APPEND
 set -uo pipefail
@@ -29,7 +29,7 @@ pappend=${BENCH_POOL_APPEND-maskzone=64M}
 out=$BUILD/bench
 mkdir -p "$out"
 
-"$ROOT/scripts/prepare-tree" || die "prepare-tree failed"
+"$ROOT/scripts/prepare-tree.sh" || die "prepare-tree failed"
 kernels=(obj-bench:"configs/bench.config"
 	obj-bench-nolend:"configs/bench.config configs/bench-nolend.config")
 modes=(nolend lend-off lend-on)
@@ -38,9 +38,9 @@ if [[ ${BENCH_AB_CMA:-0} == 1 ]]; then
 	modes+=(cma)
 fi
 for k in "${kernels[@]}"; do
-	OBJ=$BUILD/${k%%:*} EXTRA_CONFIG="${k#*:} ${EXTRA_CONFIG:-}" "$ROOT/scripts/configure" ||
+	OBJ=$BUILD/${k%%:*} EXTRA_CONFIG="${k#*:} ${EXTRA_CONFIG:-}" "$ROOT/scripts/configure.sh" ||
 		die "${k%%:*} configure failed"
-	OBJ=$BUILD/${k%%:*} "$ROOT/scripts/build-kernel" || die "${k%%:*} build failed"
+	OBJ=$BUILD/${k%%:*} "$ROOT/scripts/build-kernel.sh" || die "${k%%:*} build failed"
 done
 grep -q '^CONFIG_MASK_ALLOC_LEND=y' "$BUILD/obj-bench/.config" || die "build/obj-bench has no lending"
 grep -q '^CONFIG_MASK_ALLOC_LEND=y' "$BUILD/obj-bench-nolend/.config" && die "build/obj-bench-nolend lends"
@@ -58,7 +58,7 @@ for boot in $(seq "$boots"); do
 		esac
 		name=ab-lend-$boot-$mode
 		stage "bench pool ab-lend: boot $boot/$boots $mode: $append"
-		"$ROOT/scripts/vm-run" --kernel "$kobj/arch/x86/boot/bzImage" --mem 1G --smp 1 \
+		"$ROOT/scripts/vm-run.sh" --kernel "$kobj/arch/x86/boot/bzImage" --mem 1G --smp 1 \
 			--timeout 1200 --append "kunit.enable=0 tsc=reliable $append" \
 			--console "$out/$name.console" --file "$here/guest.sh" -- \
 			sh guest.sh "$iters" "$rounds" "$runs" >"$out/$name.out" 2>"$out/$name.err"

@@ -73,5 +73,5 @@ info "exported $n patches and the cover letter"
 # Rebuild the tree's history from what was exported (same content, so the
 # checkout touches no file); this also proves the export round-trips.
 echo "exported $before" >"$BUILD/tree.stamp"
-"$ROOT/scripts/prepare-tree"
+"$ROOT/scripts/prepare-tree.sh"
 G diff --quiet "$before" HEAD || die "round trip differs: the tree rebuilt from patches/ is not $before"

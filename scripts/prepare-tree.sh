@@ -27,7 +27,7 @@ set -euo pipefail
 G() { git -C "$TREE" "$@"; }
 STAMP=$BUILD/tree.stamp
 
-[[ -r $TARBALL ]] || die "$TARBALL missing (run scripts/ensure-deps)"
+[[ -r $TARBALL ]] || die "$TARBALL missing (run scripts/ensure-deps.sh)"
 mkdir -p "$BUILD"
 tarball_id=$(stat -c '%s %Y' "$TARBALL")
 

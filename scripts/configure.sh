@@ -25,7 +25,7 @@ tinyconfig) ;;
 distro)
 	debconf=${DISTRO_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_amd64.xz}
 	lsmod=$ROOT/configs/distro.lsmod keep=$ROOT/configs/distro-keep.list
-	[[ -r $debconf ]] || die "$debconf missing (run scripts/ensure-deps: package linux-config-6.12)"
+	[[ -r $debconf ]] || die "$debconf missing (run scripts/ensure-deps.sh: package linux-config-6.12)"
 	frags+=("$ROOT/configs/distro.config")
 	inputs=("$debconf" "$lsmod" "$keep")
 	;;

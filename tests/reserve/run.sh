@@ -24,7 +24,7 @@ mkdir -p "$logs"
 
 rc=0
 run_stage --watch "$logs/console.log" "reserve: boot with a 64 MiB pool, fill below each mask" \
-	scripts/vm-run --mem 1G --timeout 600 --append "kunit.enable=0 maskzone=64M,force" \
+	scripts/vm-run.sh --mem 1G --timeout 600 --append "kunit.enable=0 maskzone=64M,force" \
 	--file tests/reserve/guest.sh --console "$logs/console.log" -- sh guest.sh \
 	>"$logs/guest.out" 2>"$logs/guest.err" || rc=$?
 

@@ -28,7 +28,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . scripts/lib.sh
-vm=scripts/vm-run
+vm=scripts/vm-run.sh
 bytes=${DISK_BYTES:-$((64 << 20))}
 modes=${DISK_MODES:-off on}
 dir=$BUILD/disk logs=${TEST_OUT:-$BUILD/test}/disk

@@ -17,7 +17,7 @@
 # may take it, and while they keep fewer pages free than the reserve no
 # blocking request is served at all, fair or not.
 #
-#   tests/fair/run [--threads N] [--seconds S] [--seed S]
+#   tests/fair/run.sh [--threads N] [--seconds S] [--seed S]
 #
 # Prints KTAP (tests/ktap_out.py), both runs' figures as "# " lines
 # and as its last line "fair: N passed, N failed".
@@ -25,7 +25,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . scripts/lib.sh
-vm=scripts/vm-run
+vm=scripts/vm-run.sh
 logs=${TEST_OUT:-$BUILD/test}/fair
 mkdir -p "$logs"
 

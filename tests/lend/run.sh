@@ -37,7 +37,7 @@ rm -f "$dir/pin.img" "$dir/wb.img"
 truncate -s 64M "$dir/pin.img" && truncate -s 256M "$dir/wb.img" || exit 1
 rc=0
 run_stage --watch "$logs/console.log" "lend: 2 GiB, maskzone=512M,force, lending on, a filler and allocations below 2^32, 2^30, 2^24" \
-	scripts/vm-run --mem 2G --smp 4 --timeout 900 --append "kunit.enable=0 maskzone=512M,force" \
+	scripts/vm-run.sh --mem 2G --smp 4 --timeout 900 --append "kunit.enable=0 maskzone=512M,force" \
 	--disk "$dir/pin.img:virtio" --disk "$dir/wb.img:virtio" \
 	--file "$dir/filler" --file tests/lend/guest.sh --file tests/ktap_helpers.sh --console "$logs/console.log" -- sh guest.sh \
 	>"$logs/guest.out" 2>"$logs/guest.err" || rc=$?

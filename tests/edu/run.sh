@@ -23,7 +23,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . scripts/lib.sh
-vm=scripts/vm-run
+vm=scripts/vm-run.sh
 run=/sys/kernel/debug/maskalloc_edu/run
 stream=/sys/kernel/debug/maskalloc_edu/stream
 mask=$((0xfffffff))

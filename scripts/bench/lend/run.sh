@@ -39,15 +39,15 @@ start=$(date +%s)
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
 stage "bench lend: kernels build/obj-bench (configs/bench.config) and build/obj-nomask"
-"$ROOT/scripts/ensure-deps" gnuplot-nox:gnuplot || die "ensure-deps failed"
-"$ROOT/scripts/prepare-tree" || die "prepare-tree failed"
+"$ROOT/scripts/ensure-deps.sh" gnuplot-nox:gnuplot || die "ensure-deps failed"
+"$ROOT/scripts/prepare-tree.sh" || die "prepare-tree failed"
 # shellcheck disable=SC2015 # die when either step fails
-OBJ=$BUILD/obj-bench EXTRA_CONFIG="configs/bench.config ${EXTRA_CONFIG:-}" "$ROOT/scripts/configure" &&
-	OBJ=$BUILD/obj-bench "$ROOT/scripts/build-kernel" || die "bench kernel build failed"
+OBJ=$BUILD/obj-bench EXTRA_CONFIG="configs/bench.config ${EXTRA_CONFIG:-}" "$ROOT/scripts/configure.sh" &&
+	OBJ=$BUILD/obj-bench "$ROOT/scripts/build-kernel.sh" || die "bench kernel build failed"
 grep -q '^CONFIG_MASK_ALLOC_LEND=y' "$BUILD/obj-bench/.config" || die "build/obj-bench has no CONFIG_MASK_ALLOC_LEND"
 # shellcheck disable=SC2015 # die when either step fails
-OBJ=$BUILD/obj-nomask EXTRA_CONFIG="configs/no-maskalloc.config ${EXTRA_CONFIG:-}" "$ROOT/scripts/configure" &&
-	OBJ=$BUILD/obj-nomask "$ROOT/scripts/build-kernel" || die "stock kernel build failed"
+OBJ=$BUILD/obj-nomask EXTRA_CONFIG="configs/no-maskalloc.config ${EXTRA_CONFIG:-}" "$ROOT/scripts/configure.sh" &&
+	OBJ=$BUILD/obj-nomask "$ROOT/scripts/build-kernel.sh" || die "stock kernel build failed"
 gcc -static -O2 -Wall -Wextra -o "$out/lend-filler" "$ROOT/tests/lend/filler.c" || die "filler build failed"
 
 results=()
@@ -62,7 +62,7 @@ for boot in $(seq "$boots"); do
 		esac
 		stage "bench lend: boot $boot/$boots $mode: $mem, $smp CPUs${append:+, $append}"
 		cp "$out/lend-filler" "$out/filler"
-		"$ROOT/scripts/vm-run" --kernel "$kobj/arch/x86/boot/bzImage" --mem "$mem" --smp "$smp" \
+		"$ROOT/scripts/vm-run.sh" --kernel "$kobj/arch/x86/boot/bzImage" --mem "$mem" --smp "$smp" \
 			--timeout 1800 --append "kunit.enable=0 tsc=reliable $append" \
 			--console "$out/$name.console" --file "$out/filler" --file "$here/guest.sh" -- \
 			sh guest.sh "$mode" "$n" "$anon" "$slack" >"$out/$name.out" 2>"$out/$name.err"
