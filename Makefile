@@ -85,7 +85,7 @@ clean: ## remove what builds, tests and benchmarks left (keeps the tree and buil
 distclean: ## remove build/ entirely
 	rm -rf build
 
-# The 0-day checks (scripts/check-style.sh): shellcheck and pyflakes on the
+# The review checks (scripts/check-style.sh): shellcheck and pyflakes on the
 # scripts, every profile's fragments (configure, no build), checkpatch
 # --strict, kernel-doc, git am, sparse and W=1 by default; ARCHES=1,
 # DISTRO=1, BISECT=1 on demand.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# make check: what a reviewer and the 0-day robot run on the series.
+# make check: checks a reviewer runs on the series, and some of what the
+# 0-day robot runs (not yet: LLVM=1 builds, make htmldocs, coccicheck).
 #
 # By default (a few minutes once the tree is prepared):
 #   linters    the shellcheck part: every shell script of scripts/, tests/
