@@ -79,7 +79,8 @@ TIMESTAMP = re.compile(r'^\[\s*\d+\.\d+\]\s?')
 EXPECT_DECL = re.compile(r'vm-run: expect-warning: (.*?)\s*$')
 
 # Reports of the kernel's debugging checkers (the debug profile: KASAN,
-# lockdep, DEBUG_VM, DEBUG_PAGEALLOC, PAGE_OWNER, DMA-API debugging).  They
+# lockdep, DEBUG_VM, DEBUG_PAGEALLOC, PAGE_OWNER, DMA-API debugging, SLUB
+# debugging, debugobjects).  They
 # are matched before the generic kinds below, and an expected-warning
 # declaration never excuses them: a test may provoke a WARN() on purpose,
 # never a memory, locking or DMA-API bug.
@@ -107,6 +108,11 @@ REPORTS = [
     # /init also prints "vm-run: DMA-API: error_count N" when it counted any.
     (re.compile(r'DMA-API: (?!preallocated \d+ debug entries$|debugging enabled by kernel config$'
                 r'|dma_debug_entry pool grown to )'), 'DMA-API debug report'),
+    # SLUB debugging (slub_debug, SLUB_DEBUG_ON): "BUG <cache> (<taint>): <what>"
+    (re.compile(r'^BUG \S+ \((Not tainted|Tainted: [^)]*)\): '), 'SLUB debug report'),
+    # debugobjects: "ODEBUG: <op> <state> object: ..." (its WARN follows);
+    # its boot self-test line is not a report
+    (re.compile(r'^ODEBUG: (?!selftest passed$)'), 'debugobjects report'),
 ]
 
 # (regex, description) of lines that mean the kernel is in trouble.

@@ -255,6 +255,14 @@ class DebugReports(unittest.TestCase):
                      'turning off the locking', 'vm-run: lockdep off'):
             self.assertTrue(any(want in l for l in lines), want)
 
+    def test_slub_and_debugobjects_despite_catch_all_declaration(self):
+        # slub_odebug.log declares "expect-warning: ." first; the WARNING
+        # that follows ODEBUG's line is excused, the reports are not, and
+        # neither SLUB's nor debugobjects' boot lines count
+        kinds = self.kinds('slub_odebug.log', ['.'])
+        self.assertEqual(kinds, ['SLUB debug report', 'debugobjects report',
+                                 'SLUB debug report'])
+
     def test_bad_page(self):
         self.assertEqual(self.kinds('badpage.log'), ['bad page', 'bad page'])
 
