@@ -20,6 +20,7 @@
 #: ARCHES 1: make check builds x86_64 on/off, i386, arm64
 #: DISTRO 1: make check builds the touched files with Debian's config
 #: BISECT 1: make check builds and tests every commit (BISECT_FROM=N)
+#: ZERODAY 1: make check also builds with LLVM=1, runs make htmldocs and coccicheck
 SHELL := /bin/bash
 export EXTRA_CONFIG JOBS W V PROFILE T LIST SLOW
 MEM ?= 512M
@@ -88,6 +89,6 @@ distclean: ## remove build/ entirely
 # The review checks (scripts/check-style.sh): shellcheck and pyflakes on the
 # scripts, every profile's fragments (configure, no build), checkpatch
 # --strict, kernel-doc, git am, sparse and W=1 by default; ARCHES=1,
-# DISTRO=1, BISECT=1 on demand.
-check: tree ## shellcheck, pyflakes, fragments, checkpatch, kernel-doc, git am, sparse, W=1 (ARCHES=1 DISTRO=1 BISECT=1)
+# DISTRO=1, BISECT=1, ZERODAY=1 (LLVM=1, htmldocs, coccicheck) on demand.
+check: tree ## shellcheck, pyflakes, fragments, checkpatch, kernel-doc, git am, sparse, W=1 (ARCHES=1 DISTRO=1 BISECT=1 ZERODAY=1)
 	@scripts/check-style.sh

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# make check: checks a reviewer runs on the series, and some of what the
-# 0-day robot runs (not yet: LLVM=1 builds, make htmldocs, coccicheck).
+# make check: what a reviewer and, with ZERODAY=1 and ARCHES=1, the 0-day
+# robot run on the series.
 #
 # By default (a few minutes once the tree is prepared):
 #   linters    the shellcheck part: every shell script of scripts/, tests/
@@ -29,6 +29,12 @@
 #              aarch64-linux-gnu-gcc (no mask allocator either)
 #   DISTRO=1   Debian's amd64 configuration, feature on and off: every .c
 #              file the series adds or changes that it builds
+#   ZERODAY=1  the rest of what the 0-day robot runs: the x86_64 test
+#              configuration built with LLVM=1 W=1 (clang, lld), make
+#              htmldocs for the core-api and admin-guide books, and
+#              coccicheck (MODE=report) on every .c file the series adds or
+#              changes that the x86_64 configuration builds; a warning or a
+#              report in a file the series touches fails
 #   BISECT=1   every commit of the series built on its own with the
 #              feature on and off; where KUnit suites exist at that commit,
 #              the "on" kernel is booted and they must pass
@@ -342,6 +348,65 @@ if [[ ${DISTRO:-0} == 1 ]]; then
 		fi
 		part_end "Debian amd64 config, feature $mode: the files the series touches"
 	done
+fi
+
+# --- the rest of what the 0-day robot runs -----------------------------------------
+# touched FILE...: the lines of warnings ("path:line:...") in files the series touches
+mapfile -t touched < <(git diff --name-only base HEAD)
+touched() {
+	local f
+	grep -E '(warning|error|ERROR|WARNING):' "$@" | while IFS= read -r l; do
+		for f in "${touched[@]}"; do
+			[[ $l == *"$f:"* ]] && { echo "$l"; break; }
+		done
+	done | sort -u
+}
+if [[ ${ZERODAY:-0} == 1 ]]; then
+	"$ROOT/scripts/ensure-deps.sh" clang:clang lld:ld.lld llvm:llvm-ar coccinelle:spatch \
+		python3-sphinx:sphinx-build python3-sphinx-rtd-theme:/usr/lib/python3/dist-packages/sphinx_rtd_theme \
+		>/dev/null || true
+	# clang: the test configuration, LLVM=1 W=1
+	part_start
+	o=$BUILD/obj-llvm
+	# shellcheck disable=SC2317 # run through run_stage
+	llvm_build() {
+		tinycfg "$o" x86_64 "" "${frag_on[@]}" && KCC=clang xmake "$o" x86_64 "" LLVM=1 W=1 bzImage
+	}
+	if KCC=clang run_stage --log "$o.log" "check: build x86_64 test configuration with LLVM=1 W=1" llvm_build; then
+		w=$(touched "$o.log")
+		echo "llvm: $(grep -c 'warning:' "$o.log") warnings, $(grep -c . <<<"$w") in files the series touches${w:+:}"
+		[[ -z $w ]] || { echo "$w"; pbad=1; }
+	else
+		grep -E 'error' "$o.log" | head -20; pbad=1
+	fi
+	part_end "LLVM=1 W=1 build of the x86_64 test configuration"
+	# the documentation
+	part_start
+	o=$BUILD/htmldocs
+	if run_stage --log "$o.log" "check: make htmldocs SPHINXDIRS=\"core-api admin-guide\"" \
+		make -C "$TREE" O="$o" SPHINXDIRS="core-api admin-guide" htmldocs; then
+		w=$(touched "$o.log")
+		echo "htmldocs: $(grep -cE '(WARNING|ERROR|warning):' "$o.log") warnings, $(grep -c . <<<"$w") about files the series touches${w:+:}"
+		[[ -z $w ]] || { echo "$w"; pbad=1; }
+	else
+		tail -20 "$o.log"; pbad=1
+	fi
+	part_end "make htmldocs (core-api, admin-guide)"
+	# coccinelle, as the robot runs it on the files it builds
+	part_start
+	# the sparse part's build of the test configuration
+	o=$BUILD/obj-check
+	mapfile -t files < <(objs_built "$o" "${changed_c[@]}")
+	objs=(); for f in "${files[@]}"; do objs+=("${f%.c}.o"); done
+	if run_stage --log "$o.cocci.log" "check: coccicheck (MODE=report) on ${#objs[@]} files" \
+		xmake "$o" x86_64 "" C=2 CHECK="$TREE/scripts/coccicheck" MODE=report "${objs[@]}"; then
+		r=$(grep -E '^[^ ]+\.[ch]:[0-9]+:[0-9]+-[0-9]+: ' "$o.cocci.log" | sort -u)
+		echo "coccicheck: ${#objs[@]} files, $(grep -c . <<<"$r") reports${r:+:}"
+		[[ -z $r ]] || { echo "$r"; pbad=1; }
+	else
+		tail -20 "$o.cocci.log"; pbad=1
+	fi
+	part_end "coccicheck on the files the series touches"
 fi
 
 # --- every commit on its own --------------------------------------------------------

@@ -156,9 +156,10 @@ _stage_abort() {
 TEST_FRAGMENTS="base maskalloc kunit edu iommu"
 
 # kmake ARGS...: make in the kernel tree, out of tree in $OBJ, with ccache.
-# KARCH (default x86_64) and CROSS_COMPILE pick another architecture.
+# KARCH (default x86_64) and CROSS_COMPILE pick another architecture, KCC
+# another compiler (clang, with LLVM=1 among ARGS).
 kmake() {
-	local cc="${CROSS_COMPILE:-}gcc" hostcc="gcc"
+	local cc="${KCC:-${CROSS_COMPILE:-}gcc}" hostcc="gcc"
 	if command -v ccache >/dev/null; then cc="ccache $cc"; hostcc="ccache gcc"; fi
 	CCACHE_BASEDIR=$ROOT CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros \
 	KBUILD_BUILD_TIMESTAMP="${KBUILD_BUILD_TIMESTAMP:-2024-11-17}" \
