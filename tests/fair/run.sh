@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Fair waiters in a guest: one boot with a 4 MiB pool ("maskzone=4M,force")
 # runs the fairness stress (debugfs mask_alloc/fair_stress, see
-# mm/mask_alloc_stress.c) with mask_alloc/fair = 1, then 0: one thread asks
+# mm/mask_alloc/stress.c) with mask_alloc/fair = 1, then 0: one thread asks
 # for 64 contiguous pages with GFP_KERNEL again and again while small
 # threads churn 1..4-page allocations that keep the pool nearly full.
 #

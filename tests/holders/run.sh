@@ -4,7 +4,7 @@
 #
 # One boot (1 GiB, "-device edu", "maskzone=force" so that the edu
 # device's coherent buffers come from the pool) runs tests/holders/guest.sh:
-# a debugfs allocation must show under its call site (mm/mask_alloc_debug.c,
+# a debugfs allocation must show under its call site (mm/mask_alloc/debug.c,
 # by its alloc tag) with its bytes and count and disappear when freed; the
 # edu device must show as the holder of a coherent buffer it keeps; every
 # listing's total must equal the summary's used_bytes (pool used = sum of
@@ -88,7 +88,7 @@ for k in range(4):
 
 
 def site(rows):
-    return [r for r in rows if r[2].startswith('site ') and 'mask_alloc_debug.c' in r[2]]
+    return [r for r in rows if r[2].startswith('site ') and 'mask_alloc/debug.c' in r[2]]
 
 
 s0, s1, s3 = site(H[0][0]), site(H[1][0]), site(H[3][0])

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Smoke check of the mask pool microbenchmark, run in the guest of the
 # KUnit boot of `make test` (scripts/run-tests.sh copies it in with vm-run
-# --file): /sys/kernel/debug/mask_alloc/bench (mm/mask_alloc_bench.c) must
+# --file): /sys/kernel/debug/mask_alloc/bench (mm/mask_alloc/bench.c) must
 # reject bad input with EINVAL and a message, run a tiny benchmark, print
 # one well-formed line per path and size with positive times, and leave
 # the pool as it found it.  No timing is asserted.

@@ -54,7 +54,7 @@ def draw(doc, png):
     r0 = rows[0] if rows else {}
     has_ins = any(r.get("instructions_per_pair") for r in rows)
     has_upkeep = any("upkeep_ns_per_pair" in r for r in rows)
-    title = ("alloc: the mask pool's summary search (mm/mask_alloc.c, patched) against the "
+    title = ("alloc: the mask pool's summary search (mm/mask_alloc/search.c, patched) against the "
              "seed's linear scan, in userspace (tools/testing/mask_alloc)\n"
              "steady state: allocate 1-64 pages below a 24-32 bit mask + the random frees "
              "that keep the fill level; median of %s runs x %s operations\nseed %s%s%s"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# make bench, part "alloc": the pool search of mm/mask_alloc.c in userspace,
+# make bench, part "alloc": the pool search of mm/mask_alloc/search.c in userspace,
 # through tools/testing/mask_alloc (the kernel file compiled unchanged),
 # the search summary against the seed's linear scan (ref.c), on the same
 # pool states and the same operations.

@@ -7,7 +7,7 @@
 #   rows               "BITS:GRANULE:THREADS ..." rows of dma_map_benchmark
 #   knob_rounds knob_pairs knob_rows ("SIZE:THREADS ...", bits 64)
 #                      the ns instrument /sys/kernel/debug/mask_alloc/dma_bench
-#                      (mm/mask_alloc_bench.c), on the same device
+#                      (mm/mask_alloc/bench.c), on the same device
 # Binds the kernel's dma_map_benchmark driver to QEMU's pci-testdev
 # (1b36:0005, no driver of its own in our configuration), then, REPS rounds
 # (rounds outermost, so a slow drift of the host spreads over every row),

@@ -8,7 +8,7 @@
 #             must cost nothing (target: on/off <= 1.02).  Timed with
 #             dma_map_benchmark (steps of 0.1 us) and with the ns
 #             instrument /sys/kernel/debug/mask_alloc/dma_bench
-#             (mm/mask_alloc_bench.c: many map+unmap pairs timed as a
+#             (mm/mask_alloc/bench.c: many map+unmap pairs timed as a
 #             whole in the kernel), which also runs on a third kernel built
 #             without the option, build/obj-bench-nodmatlb
 #             (configs/bench-nodmatlb.config): on/off and on/nodmatlb.

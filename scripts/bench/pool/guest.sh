@@ -3,7 +3,7 @@
 # Runs in the guest (scripts/bench/pool/run.sh copies it in with vm-run --file).
 # usage: sh guest.sh ITERATIONS ROUNDS RUNS
 # Runs the mask pool microbenchmark (/sys/kernel/debug/mask_alloc/bench,
-# mm/mask_alloc_bench.c) RUNS times with ITERATIONS pairs per round and
+# mm/mask_alloc/bench.c) RUNS times with ITERATIONS pairs per round and
 # ROUNDS rounds, and prints each result line as "bench RUN <line>", plus
 # "key: value" facts about the boot and the pool before and after.
 set -u

@@ -88,7 +88,7 @@ def draw(doc, png):
             every.setdefault((r['path'], r['pages']), []).append(r)
     pool_mib = int(f0.get('pool_before_pool_bytes', 0) or 0) >> 20
     title = (f"pool: the mask pool's allocate+free against alloc_pages() + __free_pages() "
-             f"of the same size, in one boot (mm/mask_alloc_bench.c)\n"
+             f"of the same size, in one boot (mm/mask_alloc/bench.c)\n"
              f"kernel {f0.get('kernel', '?')}, {p.get('mem', '?')}, {f0.get('cpus', '?')} CPU, "
              f"{p.get('append') or 'default pool'} (pool {f0.get('pool_before_lowest_addr', '?')}"
              f"-{f0.get('pool_before_highest_addr', '?')}, {pool_mib} MiB), clocksource "
@@ -191,7 +191,7 @@ def main():
     f0 = boots[0]['facts']
     hdr0 = boots[0]['runs'][0]['header']
     nruns = len({(s['boot'], s['run']) for s in samples})
-    print(f"mask pool microbenchmark (mm/mask_alloc_bench.c): {a.mem}, "
+    print(f"mask pool microbenchmark (mm/mask_alloc/bench.c): {a.mem}, "
           f"{f0.get('cpus', '?')} CPU, clocksource {f0.get('clocksource', '?')} "
           f"(step {hdr0.get('clock_ns', '?')} ns), {a.append or 'default pool'}; "
           f"pool {f0.get('pool_before_lowest_addr', '?')}-"

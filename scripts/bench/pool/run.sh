@@ -6,7 +6,7 @@
 # Boots the bench kernel build/obj-bench (the same one as the dma-map
 # part: configs/bench.config on top of the test configuration, which has
 # CONFIG_MASK_ALLOC_DEBUGFS) with 1 GiB and runs the in-kernel
-# microbenchmark /sys/kernel/debug/mask_alloc/bench (mm/mask_alloc_bench.c)
+# microbenchmark /sys/kernel/debug/mask_alloc/bench (mm/mask_alloc/bench.c)
 # BENCH_POOL_RUNS times.  Each run times, for 1 to 64 pages, BENCH_POOL_ROUNDS
 # rounds of BENCH_POOL_ITERS allocate+free pairs on each path: the pool alone
 # below 2^24 and 2^32 (mask_pool_alloc_bounce), the public API below 2^24
