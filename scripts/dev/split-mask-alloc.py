@@ -461,14 +461,14 @@ def write_tree(tree, head_comment, files):
         elif 'trace_mask_' in body:
             pre += ['#include <trace/events/mask_alloc.h>\n']
         with open(os.path.join(d, f + '.c'), 'w') as fh:
-            fh.write(''.join(pre) + '\n' + body.lstrip('\n'))
+            fh.write(''.join(pre) + '\n' + body.strip('\n') + '\n')
     with open(os.path.join(d, 'pool.h'), 'w') as fh:
         fh.write('/* SPDX-License-Identifier: GPL-2.0 */\n'
                  '/*\n * What the files of mm/mask_alloc/ share: the pool\'s state and\n'
                  ' * request, and the functions one of them defines for the others.\n'
                  ' * After internal.h, which is the kernel seen from the allocator.\n */\n'
                  '#ifndef _MM_MASK_ALLOC_POOL_H\n#define _MM_MASK_ALLOC_POOL_H\n\n' +
-                 emit(files['H']).lstrip('\n') + '\n#endif /* _MM_MASK_ALLOC_POOL_H */\n')
+                 emit(files['H']).strip('\n') + '\n\n#endif /* _MM_MASK_ALLOC_POOL_H */\n')
     os.remove(os.path.join(tree, 'mm/mask_alloc.c'))
     return built
 

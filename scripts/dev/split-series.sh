@@ -5,8 +5,11 @@
 # "split": the same patches, each diff in the files of its concern, the
 # commit messages' paths renamed.  build/linux's own branch is untouched;
 # review "git log -p base..split", then move maskalloc there and export.
+# The series before the split was 18c4734 (patches/ at c9f7b7c^ in the
+# project's history).
 #
-# usage: scripts/dev/split-series.sh
+# usage: scripts/dev/split-series.sh [SOURCE]  (default: branch presplit, the
+#        series before the split, or maskalloc if there is none)
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -18,7 +21,9 @@ G worktree prune
 G worktree add -q --detach "$wt" base
 parent=$(G rev-parse base)
 n=0
-for c in $(G rev-list --reverse base..maskalloc); do
+src=${1:-presplit}
+G rev-parse -q --verify "$src" >/dev/null || src=maskalloc
+for c in $(G rev-list --reverse "base..$src"); do
 	n=$((n + 1))
 	git -C "$wt" checkout -q -f "$c"
 	git -C "$wt" clean -fdq
