@@ -524,6 +524,8 @@ def move_rest(tree, split_files):
     paths.update({'mm/' + o: 'mm/mask_alloc/' + n for o, n in MOVES.items()})
     subs = [(re.escape(a) + r'\b', b) for a, b in paths.items()]
     subs.append((r'mm/mask_alloc\.c\b', 'mm/mask_alloc/'))
+    # the same path as a regex in a C string: "mm/mask_alloc\\.c"
+    subs.append((r'mm/mask_alloc\\\\\.c', 'mm/mask_alloc/'))
     for root, dirs, names in os.walk(tree):
         rel = os.path.relpath(root, tree)
         # of tools/, only the harness
@@ -533,6 +535,8 @@ def move_rest(tree, split_files):
             if rel != '.':
                 continue
         for n in names:
+            if rel == 'tools/testing/mask_alloc' and n == 'Makefile':
+                continue    # below, with the harness
             if n.endswith(('.c', '.h', '.rst', '.txt', 'Makefile', 'README')) or \
                     n.startswith('Kconfig') or n == 'MAINTAINERS':
                 sub_file(os.path.join(root, n), subs)
@@ -561,8 +565,8 @@ def move_rest(tree, split_files):
         return
     if os.path.exists(os.path.join(h, 'mask_alloc_internal.h')):
         os.rename(os.path.join(h, 'mask_alloc_internal.h'), os.path.join(h, 'internal.h'))
-    # the files built whatever the configuration (the harness has no debugfs)
-    unit = [f for f, c in split_files.items() if c == 'y']
+    # all the files; those built only with an option, under its #ifdef
+    unit = list(split_files)
     kfiles = ' '.join(f + '.c' for f in unit) + ' pool.h'
     sub_file(os.path.join(h, 'Makefile'), [
         (r'KSRC(\s*):= \.\./\.\./\.\./mm/mask_alloc\.c',
@@ -595,7 +599,8 @@ def move_rest(tree, split_files):
                  '/*\n * mm/mask_alloc/ as one unit for the harness: its files, unchanged,\n'
                  ' * through links in this directory (made by the Makefile), so that\n'
                  ' * their "internal.h" is this directory\'s.\n */\n' +
-                 ''.join(f'#include "{f}.c"\n' for f in unit))
+                 ''.join(f'#include "{f}.c"\n' if split_files[f] == 'y' else
+                         f'#ifdef {split_files[f]}\n#include "{f}.c"\n#endif\n' for f in unit))
 
 
 # A commit message: the paths renamed, and the paragraph of the patch that
